@@ -1,0 +1,6 @@
+"""The formal model of a round: rules, positions, plays, scoring, notation."""
+
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import PRESETS, SWITCHES, Ruleset
+
+__all__ = ["PRESETS", "SWITCHES", "Play", "Position", "Ruleset"]

@@ -1,0 +1,191 @@
+"""The JSON interchange form of a position, ``catbox-position/1`` (../shared/POSITION-JSON.md).
+
+Reading checks every field and names the one that is wrong; writing then reading gives back
+an equal Position.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catbox_solver.errors import CatboxError, NotationError, PositionError
+from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+
+FORMAT = "catbox-position/1"
+_FIELDS = {
+    "format", "players", "ruleset", "board", "hands", "colors", "leader", "trick",
+    "tricks_won", "predictions", "tricks_left",
+}
+
+
+def colors_text(mask: int) -> str:
+    return "".join(ch for i, ch in enumerate(COLOR_CHARS) if mask >> i & 1)
+
+
+def play_json(play: Play) -> dict[str, Any]:
+    return {"value": play.value, "color": COLOR_CHARS[play.color], "text": play.text}
+
+
+def position_to_dict(pos: Position) -> dict[str, Any]:
+    """The catbox-position/1 object of a position."""
+    rules = pos.rules
+    n = rules.players
+    board: dict[str, str] = {}
+    for c, ch in enumerate(COLOR_CHARS):
+        row = []
+        for v in range(1, rules.values + 1):
+            owner = pos.owner_of(v, c)
+            row.append("." if owner is None else "N" if owner == -1 else str(owner))
+        board[ch] = "".join(row)
+    return {
+        "format": FORMAT,
+        "players": n,
+        "ruleset": rules.name,
+        "board": board,
+        "hands": [list(h) for h in pos.hands],
+        "colors": [colors_text(m) for m in pos.colors],
+        "leader": pos.leader,
+        "trick": [
+            {"seat": (pos.leader + i) % n, "value": p.value, "color": COLOR_CHARS[p.color]}
+            for i, p in enumerate(pos.trick)
+        ],
+        "tricks_won": list(pos.tricks_won),
+        "predictions": None if pos.predictions is None else list(pos.predictions),
+        "tricks_left": pos.tricks_left,
+    }
+
+
+def position_to_json(pos: Position) -> str:
+    return json.dumps(position_to_dict(pos), separators=(", ", ": "))
+
+
+def _int(d: dict[str, Any], name: str, lo: int, hi: int) -> int:
+    v = d.get(name)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise NotationError(f"must be an integer {lo}-{hi}, not {v!r}", field=name)
+    return v
+
+
+def _list(v: Any, name: str, length: int) -> list[Any]:
+    if not isinstance(v, list) or len(v) != length:
+        raise NotationError(f"must be a list of {length} entries, not {v!r}", field=name)
+    return v
+
+
+def _color_mask(text: Any, field: str) -> int:
+    if not isinstance(text, str):
+        raise NotationError(f"must be a string of colors RBYG, not {text!r}", field=field)
+    mask = 0
+    for ch in text:
+        i = COLOR_CHARS.find(ch.upper())
+        if i < 0 or mask >> i & 1:
+            raise NotationError(f"bad or repeated color {ch!r} in {text!r}", field=field)
+        mask |= 1 << i
+    return mask
+
+
+def position_from_dict(d: Any) -> Position:
+    """Read a catbox-position/1 object; raises NotationError (shape) or PositionError
+    (an impossible position)."""
+    if not isinstance(d, dict):
+        raise NotationError("a position must be a JSON object")
+    unknown = set(d) - _FIELDS
+    if unknown:
+        raise NotationError(f"unknown field(s) {', '.join(sorted(unknown))}")
+    if d.get("format") != FORMAT:
+        raise NotationError(f"must be {FORMAT!r}, not {d.get('format')!r}", field="format")
+    n = _int(d, "players", 2, 5)
+    spec = d.get("ruleset", "official")
+    if not isinstance(spec, str):
+        raise NotationError(f"must be a preset name, not {spec!r}", field="ruleset")
+    rules = Ruleset.from_name(spec, n)
+    board = d.get("board")
+    if not isinstance(board, dict) or set(board) != set(COLOR_CHARS):
+        raise NotationError("must map each of R, B, Y, G to a row string", field="board")
+    owners = [0] * n
+    neutral = 0
+    for c, ch in enumerate(COLOR_CHARS):
+        row = board[ch]
+        if not isinstance(row, str) or len(row) != rules.values:
+            raise NotationError(
+                f"row {ch} must have {rules.values} characters, not {row!r}", field="board"
+            )
+        for i, sym in enumerate(row):
+            v = i + 1
+            if sym == ".":
+                continue
+            if sym == "N":
+                neutral |= cell_bit(v, c)
+            elif sym.isdigit() and int(sym) < n:
+                owners[int(sym)] |= cell_bit(v, c)
+            else:
+                raise NotationError(
+                    f"row {ch} value {v}: bad cell {sym!r} (., N or a seat 0-{n - 1})",
+                    field="board",
+                    column=i + 1,
+                )
+    hands = _list(d.get("hands"), "hands", n)
+    for seat, h in enumerate(hands):
+        if not isinstance(h, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in h
+        ):
+            raise NotationError(f"seat {seat}: a hand is a list of values", field="hands")
+        for v in h:
+            if not 1 <= v <= rules.values:
+                raise NotationError(
+                    f"seat {seat}: value {v} outside 1-{rules.values}", field="hands"
+                )
+    colors = [
+        _color_mask(t, f"colors[{s}]") for s, t in enumerate(_list(d.get("colors"), "colors", n))
+    ]
+    leader = _int(d, "leader", 0, n - 1)
+    trick_raw = d.get("trick")
+    if not isinstance(trick_raw, list):
+        raise NotationError("must be a list of plays", field="trick")
+    trick: list[Play] = []
+    for i, t in enumerate(trick_raw):
+        if not isinstance(t, dict):
+            raise NotationError(f"play {i + 1} must be an object", field="trick")
+        value, color, seat = t.get("value"), t.get("color"), t.get("seat")
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9:
+            raise NotationError(f"play {i + 1}: bad value {value!r}", field="trick")
+        if not isinstance(color, str) or len(color) != 1 or color.upper() not in COLOR_CHARS:
+            raise NotationError(f"play {i + 1}: bad color {color!r}", field="trick")
+        if seat is not None and seat != (leader + i) % n:
+            raise NotationError(
+                f"play {i + 1}: seat {seat!r} is not seat {(leader + i) % n}, next after the "
+                "leader",
+                field="trick",
+            )
+        trick.append(PLAYS[value][COLOR_CHARS.index(color.upper())])
+    won = _list(d.get("tricks_won"), "tricks_won", n)
+    if not all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in won):
+        raise NotationError("must be non-negative integers", field="tricks_won")
+    preds = d.get("predictions")
+    if preds is not None:
+        preds = _list(preds, "predictions", n)
+        if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in preds):
+            raise NotationError("must be integers or null", field="predictions")
+        if not rules.has_predictions:
+            raise NotationError(f"{n} players make no predictions", field="predictions")
+    elif rules.has_predictions:
+        preds = [None] * n
+    left = _int(d, "tricks_left", 0, rules.tricks)
+    return Position(rules, owners, neutral, hands, colors, leader, trick, won, preds, left)
+
+
+def position_from_json(text: str) -> Position:
+    """Read the JSON text of a position."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        col = getattr(exc, "colno", None)
+        raise NotationError(f"not valid JSON: {getattr(exc, 'msg', exc)}", column=col) from None
+    try:
+        return position_from_dict(data)
+    except CatboxError:
+        raise
+    except (TypeError, ValueError, KeyError) as exc:  # defensive: never a raw traceback
+        raise PositionError(f"cannot read position: {exc}") from None

@@ -1,0 +1,661 @@
+"""Play and Position: an exact, immutable snapshot of a round of Cat in the Box.
+
+Encoding (chosen for search speed): the research board is a set of bit masks, one per seat
+plus one for neutral tokens, with cell (color c, value v) at bit ``(v - 1) * 4 + c``; so the
+four cells of one value form one nibble and ``(used >> 4 * (v - 1)) & 15`` are the colors
+already declared for v. A player's remaining colors are a 4-bit mask (bit 0 red). Hands are
+sorted tuples of values. The rules live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
+from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Ruleset
+
+PLAY_COLOR_CHARS = "rbyg"
+_set = object.__setattr__
+
+
+class Play(NamedTuple):
+    """Declaring value ``value`` from the hand as color ``color`` (0 red, 1 blue, 2 yellow,
+    3 green). Text form: ``7r``, ``3b``, ``5y``, ``2g``."""
+
+    value: int
+    color: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.value}{PLAY_COLOR_CHARS[self.color]}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def cell(self) -> int:
+        """Bit index of the play's cell on the research board."""
+        return (self.value - 1) * 4 + self.color
+
+    @classmethod
+    def parse(cls, text: str, max_value: int = 9) -> Play:
+        """Read ``7r`` (case-insensitive; ``7R`` too). Raises NotationError."""
+        if not isinstance(text, str):
+            raise NotationError(f"a play is text like '7r', not {type(text).__name__}")
+        s = text.strip()
+        if len(s) != 2:
+            raise NotationError(f"a play is a value and a color like '7r', not {text!r}")
+        if not s[0].isdigit() or not 1 <= int(s[0]) <= max_value:
+            raise NotationError(f"bad value {s[0]!r} in play {text!r} (1-{max_value})", column=1)
+        color = PLAY_COLOR_CHARS.find(s[1].lower())
+        if color < 0:
+            raise NotationError(f"bad color {s[1]!r} in play {text!r} (r, b, y, g)", column=2)
+        return PLAYS[int(s[0])][color]
+
+
+# interned plays: PLAYS[v][c]; PLAYS_BY_MASK[v][mask] = the plays of value v in the colors
+# of a 4-bit mask, red first (saves allocating in the hot path)
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(v, c) for c in range(4)) for v in range(10)
+)
+PLAYS_BY_MASK: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[v][c] for c in range(4) if mask >> c & 1) for mask in range(16))
+    for v in range(10)
+)
+
+
+def cell_bit(value: int, color: int) -> int:
+    """The mask of cell (color, value)."""
+    return 1 << ((value - 1) * 4 + color)
+
+
+def red_row(values: int) -> int:
+    """Mask of the red cells of values 1..values."""
+    return sum(1 << (4 * i) for i in range(values))
+
+
+def board_mask(values: int) -> int:
+    return (1 << (4 * values)) - 1
+
+
+def cells_of(mask: int) -> Iterable[tuple[int, int]]:
+    """The (color, value) cells of a board mask."""
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        yield i & 3, (i >> 2) + 1
+        mask ^= low
+
+
+def largest_group(mask: int, row_order: str = "RBYG", diagonal: bool = False) -> int:
+    """Size of the largest group of cells in ``mask`` connected orthogonally (or also
+    diagonally), on a board whose rows top to bottom are ``row_order``."""
+    row_of = {COLOR_CHARS.index(ch): r for r, ch in enumerate(row_order)}
+    cells = {(row_of[c], v) for c, v in cells_of(mask)}
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    if diagonal:
+        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    best = 0
+    while cells:
+        stack = [cells.pop()]
+        size = 0
+        while stack:
+            r, v = stack.pop()
+            size += 1
+            for dr, dv in steps:
+                nb = (r + dr, v + dv)
+                if nb in cells:
+                    cells.remove(nb)
+                    stack.append(nb)
+        best = max(best, size)
+    return best
+
+
+def trick_winner_index(trick: Sequence[Play]) -> int:
+    """Index in ``trick`` of the winning play: highest red if any red, else highest of the
+    led color."""
+    trump = RED if any(p.color == RED for p in trick) else trick[0].color
+    best = -1
+    best_i = 0
+    for i, p in enumerate(trick):
+        if p.color == trump and p.value > best:
+            best = p.value
+            best_i = i
+    return best_i
+
+
+class Position:
+    """An immutable, hashable snapshot of a round in progress, all hands open.
+
+    Build one with :meth:`Position.new_round` (start of the tricks) or the constructor
+    (any position; checked unless ``validate=False``). ``play`` returns a new Position.
+    """
+
+    __slots__ = (
+        "rules",
+        "owners",
+        "neutral",
+        "hands",
+        "colors",
+        "leader",
+        "trick",
+        "tricks_won",
+        "predictions",
+        "tricks_left",
+        "used",
+        "_hash",
+    )
+
+    rules: Ruleset
+    owners: tuple[int, ...]
+    neutral: int
+    hands: tuple[tuple[int, ...], ...]
+    colors: tuple[int, ...]
+    leader: int
+    trick: tuple[Play, ...]
+    tricks_won: tuple[int, ...]
+    predictions: tuple[int | None, ...] | None
+    tricks_left: int
+    used: int
+    _hash: int | None
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        owners: Sequence[int],
+        neutral: int,
+        hands: Sequence[Iterable[int]],
+        colors: Sequence[int],
+        leader: int,
+        trick: Sequence[Play],
+        tricks_won: Sequence[int],
+        predictions: Sequence[int | None] | None,
+        tricks_left: int,
+        validate: bool = True,
+    ) -> None:
+        _set(self, "rules", rules)
+        _set(self, "owners", tuple(owners))
+        _set(self, "neutral", neutral)
+        _set(self, "hands", tuple(tuple(sorted(h)) for h in hands))
+        _set(self, "colors", tuple(colors))
+        _set(self, "leader", leader)
+        _set(self, "trick", tuple(PLAYS[p[0]][p[1]] if not isinstance(p, Play) else p for p in trick))
+        _set(self, "tricks_won", tuple(tricks_won))
+        _set(self, "predictions", None if predictions is None else tuple(predictions))
+        _set(self, "tricks_left", tricks_left)
+        used = neutral
+        for m in self.owners:
+            used |= m
+        _set(self, "used", used)
+        _set(self, "_hash", None)
+        if validate:
+            self.validate()
+
+    # ---- construction --------------------------------------------------------------------
+    @classmethod
+    def new_round(
+        cls,
+        rules: Ruleset,
+        hands: Sequence[Iterable[int]],
+        start: int = 0,
+        predictions: Sequence[int | None] | None = None,
+        neutral_values: Sequence[int] = (),
+    ) -> Position:
+        """The position at the first lead: hands after discards, the start player, the
+        predictions (3-5 players) and, with 2 players, the revealed leftover values that
+        place the neutral tokens."""
+        n = rules.players
+        if predictions is None and rules.has_predictions:
+            predictions = (None,) * n
+        return cls(
+            rules,
+            (0,) * n,
+            neutral_mask(neutral_values),
+            hands,
+            (ALL_COLORS,) * n,
+            start,
+            (),
+            (0,) * n,
+            predictions if rules.has_predictions else None,
+            rules.tricks,
+        )
+
+    def _replace(self, **changes: object) -> Position:
+        new = Position.__new__(Position)
+        for name in Position.__slots__[:-2]:
+            _set(new, name, changes.get(name, getattr(self, name)))
+        used = new.neutral
+        for m in new.owners:
+            used |= m
+        _set(new, "used", used)
+        _set(new, "_hash", None)
+        return new
+
+    def with_predictions(self, predictions: Sequence[int | None] | None) -> Position:
+        pos = self._replace(predictions=None if predictions is None else tuple(predictions))
+        pos.validate()
+        return pos
+
+    def with_rules(self, rules: Ruleset) -> Position:
+        """The same position under other interpretation switches (same player count)."""
+        if rules.players != self.rules.players:
+            raise PositionError(
+                f"ruleset is for {rules.players} players, position for {self.rules.players}"
+            )
+        return self._replace(rules=rules)
+
+    # ---- basic facts ---------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is (meaningful while the round is not finished)."""
+        return (self.leader + len(self.trick)) % self.rules.players
+
+    @property
+    def led_color(self) -> int | None:
+        return self.trick[0].color if self.trick else None
+
+    @property
+    def red_broken(self) -> bool:
+        """Some token lies on the red row: the leader may lead red."""
+        return bool(self.used & red_row(self.rules.values))
+
+    def owner_of(self, value: int, color: int) -> int | None:
+        """The seat whose token is on cell (color, value), -1 for a neutral token, None if
+        the cell is empty."""
+        bit = cell_bit(value, color)
+        if self.neutral & bit:
+            return -1
+        for seat, m in enumerate(self.owners):
+            if m & bit:
+                return seat
+        return None
+
+    @property
+    def tricks_played(self) -> int:
+        return self.rules.tricks - self.tricks_left
+
+    # ---- the rules -----------------------------------------------------------------------
+    def legal_plays(self) -> tuple[Play, ...]:
+        """Every distinct legal play of the player to move (two copies of a value are one
+        play), by value then color red, blue, yellow, green. Empty if the round is over or
+        the player to move causes a paradox."""
+        if self.tricks_left == 0:
+            return ()
+        trick = self.trick
+        p = (self.leader + len(trick)) % self.rules.players
+        cols = self.colors[p]
+        used = self.used
+        table = PLAYS_BY_MASK
+        out: list[Play] = []
+        prev = 0
+        if trick:
+            if self.rules.following == "must-follow":
+                led = 1 << trick[0].color
+                for v in self.hands[p]:
+                    if v != prev:
+                        prev = v
+                        if ~(used >> (4 * v - 4)) & cols & led:
+                            out.append(PLAYS[v][trick[0].color])
+                if out:
+                    return tuple(out)
+                prev = 0
+            for v in self.hands[p]:
+                if v != prev:
+                    prev = v
+                    out.extend(table[v][~(used >> (4 * v - 4)) & cols])
+            return tuple(out)
+        if used & red_row(self.rules.values):
+            for v in self.hands[p]:
+                if v != prev:
+                    prev = v
+                    out.extend(table[v][~(used >> (4 * v - 4)) & cols])
+            return tuple(out)
+        mode = self.rules.red_lead
+        if mode == "per-card":
+            for v in self.hands[p]:
+                if v != prev:
+                    prev = v
+                    free = ~(used >> (4 * v - 4)) & cols
+                    out.extend(table[v][free & 14 or free & 1])
+            return tuple(out)
+        for v in self.hands[p]:
+            if v != prev:
+                prev = v
+                out.extend(table[v][~(used >> (4 * v - 4)) & cols & 14])
+        if not out and mode == "exception":
+            prev = 0
+            for v in self.hands[p]:
+                if v != prev:
+                    prev = v
+                    out.extend(table[v][~(used >> (4 * v - 4)) & cols & 1])
+        return tuple(out)
+
+    def is_legal(self, play: Play) -> bool:
+        return play in self.legal_plays()
+
+    def why_illegal(self, play: Play) -> str | None:
+        """None if ``play`` is legal, else the name of the rule it breaks: 'round over',
+        'paradox', 'card not in hand', 'rule 1', 'rule 2', 'red lead', 'must follow'."""
+        if self.tricks_left == 0:
+            return "round over"
+        legal = self.legal_plays()
+        if play in legal:
+            return None
+        if not legal:
+            return "paradox"
+        p = self.to_move
+        if play.value not in self.hands[p]:
+            return "card not in hand"
+        if self.used & cell_bit(play.value, play.color):
+            return "rule 1"
+        if not self.colors[p] >> play.color & 1:
+            return "rule 2"
+        if not self.trick:
+            return "red lead"
+        return "must follow"
+
+    def play(self, play: Play | str) -> Position:
+        """The position after the player to move makes ``play`` (a Play or text like '7r').
+        Raises IllegalPlayError naming the rule broken."""
+        if isinstance(play, str):
+            play = Play.parse(play, self.rules.values)
+        reason = self.why_illegal(play)
+        if reason is not None:
+            raise IllegalPlayError(
+                f"{play.text} is illegal for seat {self.to_move}: {RULE_TEXT[reason]}", reason
+            )
+        return self.after(play)
+
+    def after(self, play: Play) -> Position:
+        """The position after ``play``, which must be legal (not checked: for search)."""
+        n = self.rules.players
+        trick = self.trick
+        p = (self.leader + len(trick)) % n
+        v, c = play
+        owners = list(self.owners)
+        owners[p] |= 1 << (4 * v - 4 + c)
+        hands = list(self.hands)
+        hand = hands[p]
+        i = hand.index(v)
+        hands[p] = hand[:i] + hand[i + 1 :]
+        colors = self.colors
+        if trick:
+            led = trick[0].color
+            if c != led:
+                lost = led if self.rules.color_loss == "led" else c
+                if colors[p] >> lost & 1:
+                    cl = list(colors)
+                    cl[p] &= ~(1 << lost)
+                    colors = tuple(cl)
+        new = Position.__new__(Position)
+        _set(new, "rules", self.rules)
+        _set(new, "owners", tuple(owners))
+        _set(new, "neutral", self.neutral)
+        _set(new, "hands", tuple(hands))
+        _set(new, "colors", colors)
+        _set(new, "predictions", self.predictions)
+        _set(new, "used", self.used | (1 << (4 * v - 4 + c)))
+        _set(new, "_hash", None)
+        trick = trick + (play,)
+        if len(trick) == n:
+            w = (self.leader + trick_winner_index(trick)) % n
+            won = list(self.tricks_won)
+            won[w] += 1
+            _set(new, "tricks_won", tuple(won))
+            _set(new, "leader", w)
+            _set(new, "trick", ())
+            _set(new, "tricks_left", self.tricks_left - 1)
+        else:
+            _set(new, "tricks_won", self.tricks_won)
+            _set(new, "leader", self.leader)
+            _set(new, "trick", trick)
+            _set(new, "tricks_left", self.tricks_left)
+        return new
+
+    # ---- end of round --------------------------------------------------------------------
+    @property
+    def is_paradox(self) -> bool:
+        """The player to move has no legal play: the round ended in a paradox."""
+        return self.tricks_left > 0 and not self.legal_plays()
+
+    @property
+    def paradox_by(self) -> int | None:
+        """The seat that caused the paradox, or None."""
+        return self.to_move if self.is_paradox else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.tricks_left == 0 or not self.legal_plays()
+
+    def final_owners(self) -> tuple[int, ...]:
+        """Each seat's tokens as scored: with the 'removed' reading of an interrupted trick,
+        the tokens of the trick a paradox interrupted are taken off."""
+        if self.rules.interrupted_trick == "removed" and self.is_paradox and self.trick:
+            owners = list(self.owners)
+            for i, pl in enumerate(self.trick):
+                owners[(self.leader + i) % self.rules.players] &= ~(1 << pl.cell)
+            return tuple(owners)
+        return self.owners
+
+    def largest_group(self, seat: int) -> int:
+        """Size of the seat's largest connected group of tokens (as the bonus counts it)."""
+        return largest_group(
+            self.final_owners()[seat],
+            self.rules.row_order,
+            self.rules.adjacency == "diagonal",
+        )
+
+    def prediction_met(self, seat: int) -> bool:
+        """Whether the seat's trick count meets its prediction (2 players: at most 4)."""
+        won = self.tricks_won[seat]
+        if self.rules.players == 2 and self.rules.two_player_bonus == "at-most-4":
+            return won <= 4
+        pred = None if self.predictions is None else self.predictions[seat]
+        if pred is None:
+            raise PositionError(f"the prediction of seat {seat} is unknown: no bonus can be scored")
+        return won == pred
+
+    def trick_points(self, seat: int) -> int:
+        """+tricks won, or -tricks won for the seat that caused the paradox."""
+        won = self.tricks_won[seat]
+        return -won if self.paradox_by == seat else won
+
+    def bonus(self, seat: int) -> int:
+        """The prediction bonus: largest group if the prediction succeeded and the seat did
+        not cause a paradox."""
+        if self.paradox_by == seat or not self.prediction_met(seat):
+            return 0
+        return self.largest_group(seat)
+
+    def scores(self) -> tuple[int, ...]:
+        """Round scores (trick points plus bonus) of every seat; the round must be over."""
+        if not self.is_over:
+            raise PositionError("the round is not over: no scores yet")
+        return tuple(self.trick_points(s) + self.bonus(s) for s in range(self.rules.players))
+
+    # ---- identity ------------------------------------------------------------------------
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.rules,
+            self.owners,
+            self.neutral,
+            self.hands,
+            self.colors,
+            self.leader,
+            self.trick,
+            self.tricks_won,
+            self.predictions,
+            self.tricks_left,
+        )
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(self.key())
+            _set(self, "_hash", h)
+        return h
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Position is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Position is immutable: cannot delete {name}")
+
+    def __repr__(self) -> str:
+        try:
+            from catbox_solver.model.notation import position_to_notation
+
+            return f"Position({position_to_notation(self)!r})"
+        except Exception:  # pragma: no cover - notation module not available
+            return f"Position({self.key()!r})"
+
+    # ---- validation ----------------------------------------------------------------------
+    def validate(self) -> None:
+        """Raise PositionError unless this position can arise in a round."""
+        check_position(self)
+
+
+RULE_TEXT = {
+    "round over": "the round is over",
+    "paradox": "the player to move has no legal play (paradox)",
+    "card not in hand": "card not in hand",
+    "rule 1": "rule 1: that cell of the research board is taken",
+    "rule 2": "rule 2: that color is lost (its X is uncovered)",
+    "red lead": "red lead: red may not be led before red is broken",
+    "must follow": "must follow: the led color can be declared",
+    "wrong player": "wrong player: it is another seat's turn",
+}
+
+
+def neutral_mask(values: Sequence[int]) -> int:
+    """Neutral tokens for the revealed leftover values: the first card of a value on green,
+    a second on yellow, a third on blue."""
+    order = (3, 2, 1)
+    mask = 0
+    seen: dict[int, int] = {}
+    for v in values:
+        k = seen.get(v, 0)
+        if k >= 3:
+            raise PositionError(f"more than three neutral tokens for value {v}")
+        mask |= cell_bit(v, order[k])
+        seen[v] = k + 1
+    return mask
+
+
+def check_position(pos: Position) -> None:
+    """The impossible-position checks (each message says what and where)."""
+    rules = pos.rules
+    n = rules.players
+    nv = rules.values
+    for name, seq in (
+        ("board owners", pos.owners),
+        ("hands", pos.hands),
+        ("colors", pos.colors),
+        ("tricks won", pos.tricks_won),
+    ):
+        if len(seq) != n:
+            raise PositionError(f"{name}: {len(seq)} entries for {n} players")
+    if pos.predictions is not None and len(pos.predictions) != n:
+        raise PositionError(f"predictions: {len(pos.predictions)} entries for {n} players")
+    if not 0 <= pos.tricks_left <= rules.tricks:
+        raise PositionError(f"tricks left {pos.tricks_left} outside 0..{rules.tricks}")
+    if not 0 <= pos.leader < n:
+        raise PositionError(f"leader seat {pos.leader} outside 0..{n - 1}")
+    full = board_mask(nv)
+    seen = 0
+    for seat, m in enumerate((*pos.owners, pos.neutral)):
+        who = "neutral tokens" if seat == n else f"seat {seat}"
+        if m < 0 or m & ~full:
+            raise PositionError(f"{who}: a token outside the board's values 1-{nv}")
+        if m & seen:
+            c, v = next(iter(cells_of(m & seen)))
+            raise PositionError(f"cell {COLOR_CHARS[c]}{v} holds two tokens")
+        seen |= m
+    if n == 2:
+        if bin(pos.neutral).count("1") != 3:
+            raise PositionError("2 players: the board needs exactly 3 neutral tokens")
+        for v in range(1, nv + 1):
+            nib = pos.neutral >> (4 * v - 4) & 15
+            if nib not in (0, 0b1000, 0b1100, 0b1110):
+                raise PositionError(
+                    f"neutral tokens of value {v} must fill green, then yellow, then blue"
+                )
+    elif pos.neutral:
+        raise PositionError(f"neutral tokens exist only with 2 players, not {n}")
+    if len(pos.trick) >= n:
+        raise PositionError(f"the trick in progress has {len(pos.trick)} plays for {n} players")
+    if pos.tricks_left == 0 and pos.trick:
+        raise PositionError("a finished round has no trick in progress")
+    for seat, hand in enumerate(pos.hands):
+        for v in hand:
+            if not isinstance(v, int) or not 1 <= v <= nv:
+                raise PositionError(f"seat {seat} holds value {v!r} outside 1-{nv}")
+    for v in range(1, nv + 1):
+        on_board = bin(seen >> (4 * v - 4) & 15).count("1")
+        held = sum(h.count(v) for h in pos.hands)
+        if on_board + held > rules.copies:
+            raise PositionError(
+                f"value {v}: {held} in hands and {on_board} on the board, more than "
+                f"{rules.copies} copies"
+            )
+    in_trick = {(pos.leader + i) % n for i in range(len(pos.trick))}
+    for seat in range(n):
+        played_now = 1 if seat in in_trick else 0
+        want_hand = pos.tricks_left + 1 - played_now
+        if len(pos.hands[seat]) != want_hand:
+            raise PositionError(
+                f"seat {seat} holds {len(pos.hands[seat])} cards, should hold {want_hand} with "
+                f"{pos.tricks_left} tricks left"
+            )
+        want_tokens = pos.tricks_played + played_now
+        have = bin(pos.owners[seat]).count("1")
+        if have != want_tokens:
+            raise PositionError(
+                f"seat {seat} has {have} tokens on the board, should have {want_tokens} "
+                f"after {pos.tricks_played} tricks"
+            )
+        if not 0 <= pos.colors[seat] <= ALL_COLORS:
+            raise PositionError(f"seat {seat}: bad color mask {pos.colors[seat]!r}")
+        if pos.tricks_won[seat] < 0:
+            raise PositionError(f"seat {seat}: negative tricks won")
+    if sum(pos.tricks_won) != pos.tricks_played:
+        raise PositionError(
+            f"tricks won add up to {sum(pos.tricks_won)}, but {pos.tricks_played} tricks "
+            "were played"
+        )
+    for i, pl in enumerate(pos.trick):
+        seat = (pos.leader + i) % n
+        if not 1 <= pl.value <= nv or not 0 <= pl.color <= 3:
+            raise PositionError(f"trick play {i + 1} is not a card of this game")
+        if not pos.owners[seat] & (1 << pl.cell):
+            raise PositionError(
+                f"trick play {i + 1} ({pl.text}) by seat {seat} has no token of that seat on "
+                "its cell"
+            )
+        if i > 0 and pl.color != pos.trick[0].color:
+            lost = pos.trick[0].color if rules.color_loss == "led" else pl.color
+            if pos.colors[seat] >> lost & 1:
+                raise PositionError(
+                    f"seat {seat} declared {COLOR_CHARS[pl.color]} on a "
+                    f"{COLOR_CHARS[pos.trick[0].color]} lead but still has color "
+                    f"{COLOR_CHARS[lost]}"
+                )
+    if pos.predictions is not None:
+        if not rules.has_predictions:
+            raise PositionError(f"{n} players make no predictions")
+        for seat, pred in enumerate(pos.predictions):
+            if pred is not None and pred not in rules.prediction_choices:
+                raise PositionError(
+                    f"seat {seat} predicted {pred!r}; allowed: "
+                    f"{', '.join(map(str, rules.prediction_choices))}"
+                )
