@@ -1,0 +1,3 @@
+from catbox_solver.cli import main
+
+main()

@@ -1,0 +1,80 @@
+"""Shared pieces of the CLI: the root group, one-line errors with exit code 2, position
+arguments, JSON output and progress bars."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+import click
+
+from catbox_solver.errors import CatboxError
+
+T = TypeVar("T")
+
+EXIT_INVALID = 1  # a checked answer is "no" (invalid record, wrong stored answer)
+EXIT_BAD_INPUT = 2  # bad input: one-line message, no traceback
+
+
+class CatboxGroup(click.Group):
+    """A click group that turns the library's errors into a one-line message and exit 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CatboxError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except OSError as exc:
+            click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+@click.group(cls=CatboxGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="catbox-solver")
+def main() -> None:
+    """catbox: exact rules, analysis and puzzles for the card game Cat in the Box.
+
+    \b
+    Example:
+      catbox deal --players 4 --seed 7
+      catbox legal "$(catbox deal --players 4 --seed 7 --notation)"
+    """
+
+
+def fail(message: str) -> None:
+    """Raise a one-line bad-input error from inside a command (exit code 2)."""
+    raise click.exceptions.Exit(_echo_err(message))
+
+
+def _echo_err(message: str) -> int:
+    click.echo(f"error: {message}", err=True)
+    return EXIT_BAD_INPUT
+
+
+def echo_json(obj: Any) -> None:
+    click.echo(json.dumps(obj))
+
+
+def show_progress(quiet: bool) -> bool:
+    """Progress bars only on a terminal, and never with --quiet."""
+    return not quiet and sys.stderr.isatty()
+
+
+def progress(items: Iterable[T], length: int | None, label: str, quiet: bool) -> Iterator[T]:
+    """Iterate ``items`` with a progress bar on stderr when :func:`show_progress`."""
+    if not show_progress(quiet):
+        yield from items
+        return
+    with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+        yield from bar
+
+
+quiet_option: Callable[[Callable[..., Any]], Callable[..., Any]] = click.option(
+    "--quiet", "-q", is_flag=True, help="No progress bar."
+)
+json_option: Callable[[Callable[..., Any]], Callable[..., Any]] = click.option(
+    "--json", "as_json", is_flag=True, help="Machine-readable JSON output."
+)
