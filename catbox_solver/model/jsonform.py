@@ -148,14 +148,17 @@ def position_from_dict(d: Any) -> Position:
     for i, t in enumerate(trick_raw):
         if not isinstance(t, dict):
             raise NotationError(f"play {i + 1} must be an object", field="trick")
-        value, color, seat = t.get("value"), t.get("color"), t.get("seat")
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9:
-            raise NotationError(f"play {i + 1}: bad value {value!r}", field="trick")
+        raw_value: Any = t.get("value")
+        color: Any = t.get("color")
+        play_seat = t.get("seat")
+        if not isinstance(raw_value, int) or isinstance(raw_value, bool) or not 1 <= raw_value <= 9:
+            raise NotationError(f"play {i + 1}: bad value {raw_value!r}", field="trick")
+        value: int = raw_value
         if not isinstance(color, str) or len(color) != 1 or color.upper() not in COLOR_CHARS:
             raise NotationError(f"play {i + 1}: bad color {color!r}", field="trick")
-        if seat is not None and seat != (leader + i) % n:
+        if play_seat is not None and play_seat != (leader + i) % n:
             raise NotationError(
-                f"play {i + 1}: seat {seat!r} is not seat {(leader + i) % n}, next after the "
+                f"play {i + 1}: seat {play_seat!r} is not seat {(leader + i) % n}, next after the "
                 "leader",
                 field="trick",
             )

@@ -180,7 +180,7 @@ class Position:
         _set(self, "hands", tuple(tuple(sorted(h)) for h in hands))
         _set(self, "colors", tuple(colors))
         _set(self, "leader", leader)
-        _set(self, "trick", tuple(PLAYS[p[0]][p[1]] if not isinstance(p, Play) else p for p in trick))
+        _set(self, "trick", tuple(p if isinstance(p, Play) else PLAYS[p[0]][p[1]] for p in trick))
         _set(self, "tricks_won", tuple(tricks_won))
         _set(self, "predictions", None if predictions is None else tuple(predictions))
         _set(self, "tricks_left", tricks_left)

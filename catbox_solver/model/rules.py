@@ -7,7 +7,7 @@ other readings found in the texts (see docs/rules.md and ../shared/RULES.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Final
+from typing import Any, Final
 
 from catbox_solver.errors import RulesetError
 
@@ -189,10 +189,10 @@ class Ruleset:
             setting[key] = value.strip()
         known = {f.name for f in fields(cls)}
         assert set(setting) <= known
-        return cls(players=players, **setting)  # type: ignore[arg-type]
+        return cls(players=players, **setting)
 
-    def with_switches(self, **changes: str) -> Ruleset:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def with_switches(self, **changes: Any) -> Ruleset:
+        return replace(self, **changes)
 
     def __str__(self) -> str:
         return f"{self.players}p {self.name}"
