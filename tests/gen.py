@@ -1,0 +1,170 @@
+"""Seeded random rounds and positions for tests, for every player count.
+
+Import as ``from gen import ...`` (pytest puts ``tests/`` on the path). The API is small:
+
+- :func:`start_position` -- a dealt round at its first lead: seeded deal, discards,
+  predictions and (2 players) neutral tokens from the revealed leftovers.
+- :func:`random_line` -- random legal plays from a position to the end of the round.
+- :func:`mid_round_positions` -- distinct positions part way through seeded random rounds.
+- :func:`paradox_free_line` -- a depth-first search for plays that finish the round with no
+  paradox (random play almost never does), with a node budget.
+- :func:`paradox_free_round` -- a start position from the first seed that has such a line.
+
+Everything is deterministic for a given seed; only the engine's own rules are used
+(``legal_plays``/``after``), so these helpers never decide legality themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from catbox_solver.model.deal import deal
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import Ruleset
+
+
+def _rng(seed: int | random.Random) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def start_position(
+    rules: Ruleset,
+    seed: int | random.Random,
+    start: int = 0,
+    distinct_discards: bool = False,
+) -> Position:
+    """The first lead of a seeded round: each seat discards a random card (with
+    ``distinct_discards`` the seats avoid discarding equal values where they can, which a
+    paradox-free round of 3 or 4 players needs), predicts at random from the allowed
+    choices, and with 2 players the 3 revealed leftovers place the neutral tokens."""
+    rng = _rng(seed)
+    d = deal(rules, rng)
+    hands: list[list[int]] = []
+    discarded: set[int] = set()
+    for hand in d.hands:
+        h = list(hand)
+        choices = [v for v in h if v not in discarded] if distinct_discards else h
+        out = rng.choice(choices or h)
+        discarded.add(out)
+        h.remove(out)
+        hands.append(h)
+    preds: list[int | None] | None = None
+    if rules.has_predictions:
+        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
+    return Position.new_round(rules, hands, start, preds, d.revealed)
+
+
+def random_line(pos: Position, seed: int | random.Random) -> list[Position]:
+    """Positions along random legal plays from ``pos`` (included) until the round is over
+    (last trick done or paradox); the last entry is the final position."""
+    rng = _rng(seed)
+    line = [pos]
+    while True:
+        legal = pos.legal_plays()
+        if not legal or pos.tricks_left == 0:
+            return line
+        pos = pos.after(rng.choice(legal))
+        line.append(pos)
+
+
+def mid_round_positions(
+    rules: Ruleset, seed: int, count: int, min_plays: int = 1
+) -> list[Position]:
+    """``count`` distinct positions, not over, at least ``min_plays`` plays into seeded
+    random rounds (one position drawn from each round's line)."""
+    rng = random.Random(seed)
+    seen: set[Position] = set()
+    out: list[Position] = []
+    while len(out) < count:
+        line = random_line(start_position(rules, rng), rng)
+        inner = [p for p in line[min_plays:] if not p.is_over]
+        if not inner:
+            continue
+        pos = rng.choice(inner)
+        if pos not in seen:
+            seen.add(pos)
+            out.append(pos)
+    return out
+
+
+def _hopeless(pos: Position) -> bool:
+    """Counting cut-offs for :func:`paradox_free_line`: every seat keeps one card and plays
+    the rest, each play needs an empty cell of its value, and an empty cell that no seat can
+    fill (nobody holds the value with that color still declarable) stays empty; at the end
+    exactly ``empty cells - plays left`` cells stay empty (0 with 3 and 4 players, 1 with 2
+    and 5)."""
+    rules = pos.rules
+    held = [0] * (rules.values + 1)
+    can = [0] * (rules.values + 1)
+    for h, cols in zip(pos.hands, pos.colors, strict=True):
+        for v in h:
+            held[v] += 1
+            can[v] |= cols
+    plays_left = sum(held) - rules.players
+    free_total = rules.cells - bin(pos.used).count("1")
+    slack = free_total - plays_left
+    excess = deficit = 0
+    for v in range(1, rules.values + 1):
+        empty = ~pos.used >> (4 * v - 4) & 15
+        free = bin(empty).count("1")
+        if held[v] > free:
+            excess += held[v] - free
+        else:
+            deficit += free - held[v]
+        deficit += bin(empty & ~can[v]).count("1")
+    return excess > rules.players or deficit > slack
+
+
+def paradox_free_line(
+    pos: Position, max_nodes: int = 200_000, seed: int | None = None
+) -> list[Play] | None:
+    """Plays that finish the round from ``pos`` with no paradox, found depth first, or None
+    when there is none or ``max_nodes`` positions were visited first. Followers try the led
+    color first (it keeps their colors); ``seed`` shuffles the order within that."""
+    rng = None if seed is None else random.Random(seed)
+    budget = [max_nodes]
+    line: list[Play] = []
+
+    def dfs(p: Position) -> bool:
+        if p.tricks_left == 0:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0 or _hopeless(p):
+            return False
+        plays = list(p.legal_plays())
+        if rng is not None:
+            rng.shuffle(plays)
+        if p.trick:
+            led = p.trick[0].color
+            plays.sort(key=lambda pl: pl.color != led)
+        for play in plays:
+            line.append(play)
+            if dfs(p.after(play)):
+                return True
+            line.pop()
+        return False
+
+    return list(line) if dfs(pos) else None
+
+
+def paradox_free_round(
+    rules: Ruleset, seed: int, tries: int = 50, max_nodes: int = 20_000
+) -> tuple[Position, list[Play]]:
+    """The start position of the first seeded round (seeds ``seed``, ``seed + 1``, ...) that
+    has a paradox-free line within ``max_nodes``, and that line."""
+    for k in range(tries):
+        pos = start_position(rules, seed + k, distinct_discards=True)
+        line = paradox_free_line(pos, max_nodes, seed=seed + k)
+        if line is not None:
+            return pos, line
+    raise AssertionError(f"no paradox-free round for {rules} from seed {seed} in {tries} tries")
+
+
+def replay(pos: Position, plays: Sequence[Play]) -> list[Position]:
+    """Positions along ``plays`` made through the checked ``Position.play``."""
+    line = [pos]
+    for play in plays:
+        pos = pos.play(play)
+        line.append(pos)
+    return line
