@@ -1,0 +1,160 @@
+"""Bots: players that choose discards, predictions and plays from what a player may see.
+
+A bot is handed a :class:`PlayerView` and nothing else: its own hand, the research board,
+everyone's remaining colors, the trick in progress, tricks won, the predictions made so far
+and the legal plays. Other hands, discards and hidden leftover cards are not in the view
+(the dataclass has no field for them), so a bot cannot peek.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import ALL_COLORS, Ruleset
+
+PHASES = ("discard", "predict", "play")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What seat ``seat`` may see at a decision: ``phase`` is 'discard', 'predict' or 'play'.
+
+    During the discard the hand is the dealt hand and the board is empty (2 players: the
+    neutral tokens come after the discard); later the hand is the hand after the discard.
+    ``legal`` holds the legal plays in the 'play' phase and is empty otherwise.
+    """
+
+    rules: Ruleset
+    seat: int
+    phase: str
+    hand: tuple[int, ...]
+    owners: tuple[int, ...]
+    neutral: int
+    colors: tuple[int, ...]
+    leader: int
+    trick: tuple[Play, ...]
+    tricks_won: tuple[int, ...]
+    predictions: tuple[int | None, ...] | None
+    tricks_left: int
+    legal: tuple[Play, ...]
+
+    @classmethod
+    def for_discard(
+        cls, rules: Ruleset, seat: int, dealt_hand: Sequence[int], start: int
+    ) -> PlayerView:
+        """The view of a seat choosing its discard: only its dealt hand is known."""
+        n = rules.players
+        return cls(
+            rules=rules,
+            seat=seat,
+            phase="discard",
+            hand=tuple(sorted(dealt_hand)),
+            owners=(0,) * n,
+            neutral=0,
+            colors=(ALL_COLORS,) * n,
+            leader=start,
+            trick=(),
+            tricks_won=(0,) * n,
+            predictions=(None,) * n if rules.has_predictions else None,
+            tricks_left=rules.tricks,
+            legal=(),
+        )
+
+    @classmethod
+    def of_position(cls, pos: Position, seat: int, phase: str = "play") -> PlayerView:
+        """The view of ``seat`` in a position: everything public plus its own hand. The legal
+        plays are filled in when it is the seat's turn to play."""
+        if phase not in PHASES[1:]:
+            raise ValueError(f"a position view is for 'predict' or 'play', not {phase!r}")
+        legal = pos.legal_plays() if phase == "play" and pos.to_move == seat else ()
+        return cls(
+            rules=pos.rules,
+            seat=seat,
+            phase=phase,
+            hand=pos.hands[seat],
+            owners=pos.owners,
+            neutral=pos.neutral,
+            colors=pos.colors,
+            leader=pos.leader,
+            trick=pos.trick,
+            tricks_won=pos.tricks_won,
+            predictions=pos.predictions,
+            tricks_left=pos.tricks_left,
+            legal=legal,
+        )
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.rules.players
+
+    def partial_position(self) -> Position:
+        """A Position with only this seat's hand filled in (other hands empty, unchecked):
+        enough for the engine to say why one of this seat's plays is illegal."""
+        hands = tuple(self.hand if s == self.seat else () for s in range(self.rules.players))
+        return Position(
+            self.rules,
+            self.owners,
+            self.neutral,
+            hands,
+            self.colors,
+            self.leader,
+            self.trick,
+            self.tricks_won,
+            self.predictions,
+            self.tricks_left,
+            validate=False,
+        )
+
+    def why_illegal(self, play: Play) -> str | None:
+        """None if ``play`` is legal for this seat now, else the rule it breaks (the engine's
+        own answer, see Position.why_illegal)."""
+        if play in self.legal:
+            return None
+        if self.phase != "play" or self.to_move != self.seat:
+            return "wrong player"
+        return self.partial_position().why_illegal(play) or "illegal"
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: sees only a :class:`PlayerView` at each decision."""
+
+    def discard(self, view: PlayerView) -> int:
+        """The value to discard from ``view.hand``."""
+        ...
+
+    def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
+        """The number of tricks predicted, one of ``choices``."""
+        ...
+
+    def play(self, view: PlayerView) -> Play:
+        """One of ``view.legal`` (never empty when asked)."""
+        ...
+
+
+class RandomBot:
+    """Chooses uniformly at random among the legal options; reproducible from its seed."""
+
+    def __init__(self, seed: int | str | random.Random | None = None) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def discard(self, view: PlayerView) -> int:
+        return self.rng.choice(view.hand)
+
+    def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
+        return self.rng.choice(choices)
+
+    def play(self, view: PlayerView) -> Play:
+        return self.rng.choice(view.legal)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+def random_bots(players: int, seed: int | None) -> list[Bot]:
+    """One RandomBot per seat, each seeded from ``seed`` and its seat (None: unseeded)."""
+    return [RandomBot(None if seed is None else f"{seed}/bot{seat}") for seat in range(players)]

@@ -1,0 +1,252 @@
+"""Rounds and games played by bots: deal, discards, neutral tokens, predictions, tricks,
+scores; a game of as many rounds as players with the start player passing clockwise.
+
+Everything is reproducible from a seed. The flow hands each bot only a PlayerView. While
+playing, it counts *rule events* (red led after red was broken, red led by the exception,
+colors lost, tricks won by trump, paradoxes...) so that simulations can say how often each
+rule fires.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from catbox_solver.errors import CatboxError, IllegalPlayError
+from catbox_solver.model.bots import Bot, PlayerView, random_bots
+from catbox_solver.model.deal import Deal, deal
+from catbox_solver.model.position import Play, Position, trick_winner_index
+from catbox_solver.model.rules import RED, Ruleset
+
+EVENTS: dict[str, str] = {
+    "red_lead_broken": "red led after red was broken",
+    "red_lead_exception": "red led before red was broken (red-lead exception)",
+    "off_color": "a follower declared a color other than the led color",
+    "color_lost": "a follower lost a color (its token came off the X)",
+    "trump_win": "a trick led in another color won by red (trump)",
+    "paradox": "a round ended in a paradox",
+    "bonus": "a player scored the prediction bonus",
+}
+"""Rule events counted while playing, with what each one means."""
+
+Observer = Callable[[str, Mapping[str, object]], None]
+"""Told about public events while a round is played: ('start', {...}), ('play', {...}),
+('trick', {...}), ('paradox', {...}), and at the end ('round', {'result': RoundResult}),
+the only report holding hidden cards (the round is over then)."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: the deal, discards, 2-player revealed cards, predictions, every play
+    as (seat, Play) in order, the paradox if any, tricks, scores, the final Position and the
+    rule events counted."""
+
+    rules: Ruleset
+    number: int
+    start: int
+    deal: Deal
+    discards: tuple[int, ...]
+    revealed: tuple[int, ...]
+    predictions: tuple[int, ...] | None
+    plays: tuple[tuple[int, Play], ...]
+    paradox_by: int | None
+    paradox_trick: int | None
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    final: Position
+    events: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: its rounds, each seat's total and the winner(s)."""
+
+    rules: Ruleset
+    seed: int | None
+    first_start: int
+    rounds: tuple[RoundResult, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def game_winners(totals: Sequence[int], final_round: Sequence[int]) -> tuple[int, ...]:
+    """The winner(s): highest total; on a tie the tied player with the higher score in the
+    final round; if still tied, they share the win (all are returned)."""
+    best = max(totals)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    top_final = max(final_round[s] for s in tied)
+    return tuple(s for s in tied if final_round[s] == top_final)
+
+
+def hands_after_discards(
+    dealt: Sequence[Sequence[int]], discards: Sequence[int]
+) -> tuple[tuple[int, ...], ...]:
+    """Each dealt hand without its discarded card."""
+    out = []
+    for hand, d in zip(dealt, discards, strict=True):
+        rest = list(hand)
+        rest.remove(d)
+        out.append(tuple(rest))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """A round at its first lead: the deal, discards, revealed cards, predictions, Position."""
+
+    deal: Deal
+    start: int
+    discards: tuple[int, ...]
+    revealed: tuple[int, ...]
+    predictions: tuple[int, ...] | None
+    position: Position
+
+
+def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
+    """Discards (simultaneous: every bot sees only its dealt hand), the 2-player neutral
+    tokens from the first 3 leftover cards, then predictions from the start player
+    clockwise, each bot seeing the earlier ones."""
+    rules = the_deal.rules
+    n = rules.players
+    if len(bots) != n:
+        raise CatboxError(f"{len(bots)} bots for {n} players")
+    discards = []
+    for seat in range(n):
+        view = PlayerView.for_discard(rules, seat, the_deal.hands[seat], start)
+        d = bots[seat].discard(view)
+        if d not in the_deal.hands[seat]:
+            raise IllegalPlayError(
+                f"seat {seat} discarded {d!r}, not in its hand", "card not in hand"
+            )
+        discards.append(d)
+    revealed = the_deal.revealed
+    pos = Position.new_round(
+        rules, hands_after_discards(the_deal.hands, discards), start, neutral_values=revealed
+    )
+    predictions: tuple[int, ...] | None = None
+    if rules.has_predictions:
+        choices = rules.prediction_choices
+        made: list[int | None] = [None] * n
+        for i in range(n):
+            seat = (start + i) % n
+            view = PlayerView.of_position(pos.with_predictions(made), seat, "predict")
+            guess = bots[seat].predict(view, choices)
+            if guess not in choices:
+                raise CatboxError(
+                    f"seat {seat} predicted {guess!r}; allowed: {', '.join(map(str, choices))}"
+                )
+            made[seat] = guess
+        predictions = tuple(int(p) for p in made if p is not None)
+        pos = pos.with_predictions(predictions)
+    return RoundSetup(the_deal, start, tuple(discards), revealed, predictions, pos)
+
+
+def count_play_events(pos: Position, play: Play, events: Counter[str]) -> None:
+    """Add the rule events of ``play`` made in ``pos`` (which must be legal there)."""
+    if not pos.trick:
+        if play.color == RED:
+            events["red_lead_broken" if pos.red_broken else "red_lead_exception"] += 1
+        return
+    seat = pos.to_move
+    led = pos.trick[0].color
+    if play.color != led:
+        events["off_color"] += 1
+        if pos.after(play).colors[seat] != pos.colors[seat]:
+            events["color_lost"] += 1
+    if len(pos.trick) == pos.rules.players - 1 and led != RED:
+        trick = (*pos.trick, play)
+        if trick[trick_winner_index(trick)].color == RED:
+            events["trump_win"] += 1
+
+
+def play_round(
+    the_deal: Deal,
+    start: int,
+    bots: Sequence[Bot],
+    number: int = 1,
+    observer: Observer | None = None,
+) -> RoundResult:
+    """Play one round of a deal with the given bots (one per seat)."""
+    setup = setup_round(the_deal, start, bots)
+    rules = the_deal.rules
+    n = rules.players
+    pos = setup.position
+    events: Counter[str] = Counter()
+    plays: list[tuple[int, Play]] = []
+    if observer:
+        observer(
+            "start",
+            {"round": number, "start": start, "revealed": setup.revealed,
+             "predictions": setup.predictions},
+        )
+    while not pos.is_over:
+        seat = pos.to_move
+        view = PlayerView.of_position(pos, seat, "play")
+        choice = bots[seat].play(view)
+        count_play_events(pos, choice, events)
+        trick = pos.trick
+        leader = pos.leader
+        pos = pos.play(choice)
+        plays.append((seat, choice))
+        if observer:
+            observer("play", {"seat": seat, "play": choice})
+            if len(trick) == n - 1:
+                full = (*trick, choice)
+                winner = (leader + trick_winner_index(full)) % n
+                observer(
+                    "trick", {"winner": winner, "trick": full, "tricks_won": pos.tricks_won}
+                )
+    paradox_by = pos.paradox_by
+    paradox_trick = pos.tricks_played + 1 if paradox_by is not None else None
+    if paradox_by is not None:
+        events["paradox"] += 1
+        if observer:
+            observer("paradox", {"seat": paradox_by, "trick": paradox_trick})
+    scores = pos.scores()
+    events["bonus"] += sum(1 for s in range(n) if pos.bonus(s) > 0)
+    result = RoundResult(
+        rules=rules,
+        number=number,
+        start=start,
+        deal=the_deal,
+        discards=setup.discards,
+        revealed=setup.revealed,
+        predictions=setup.predictions,
+        plays=tuple(plays),
+        paradox_by=paradox_by,
+        paradox_trick=paradox_trick,
+        tricks_won=pos.tricks_won,
+        scores=scores,
+        final=pos,
+        events={k: events[k] for k in EVENTS},
+    )
+    if observer:
+        observer("round", {"result": result})
+    return result
+
+
+def play_game(
+    rules: Ruleset,
+    seed: int | None = None,
+    bots: Sequence[Bot] | None = None,
+    first_start: int = 0,
+    observer: Observer | None = None,
+) -> GameResult:
+    """A game of ``rules.players`` rounds; round i (from 0) starts with seat
+    ``(first_start + i) % players``. Deals come from ``random.Random(seed)`` in turn (so
+    round 1 is ``deal(rules, seed)``); bots default to seeded RandomBots."""
+    n = rules.players
+    if not 0 <= first_start < n:
+        raise CatboxError(f"start seat {first_start} outside 0..{n - 1}")
+    if bots is None:
+        bots = random_bots(n, seed)
+    rng = random.Random(seed)
+    rounds = []
+    for i in range(n):
+        rounds.append(play_round(deal(rules, rng), (first_start + i) % n, bots, i + 1, observer))
+    totals = tuple(sum(r.scores[s] for r in rounds) for s in range(n))
+    return GameResult(
+        rules, seed, first_start, tuple(rounds), totals, game_winners(totals, rounds[-1].scores)
+    )

@@ -1,0 +1,462 @@
+"""Text game records (think PGN): one or more rounds with the deal, discards, 2-player
+leftover cards and neutral tokens, predictions, every play by trick with its seat, the
+paradox claim, tricks won and scores; then game totals and winners.
+
+``write_record`` writes one, ``read_record`` reads it back exactly (write -> read -> write
+gives the same text). Reading checks syntax only and raises :class:`RecordSyntaxError`
+naming the line; whether the game was played legally is the referee's question
+(:mod:`catbox_solver.model.referee`). The grammar is in docs/records.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from catbox_solver.errors import CatboxError, RecordError
+from catbox_solver.model.game import GameResult, RoundResult
+from catbox_solver.model.position import PLAYS, Play, cells_of
+from catbox_solver.model.rules import Ruleset
+
+FORMAT_LINE = "catbox-record 1"
+
+SETUP_FIELDS = ("start", "deal", "discards", "leftover", "neutral", "predictions")
+END_FIELDS = ("paradox", "won", "scores")
+
+
+class RecordSyntaxError(RecordError):
+    """A record line that cannot be read; ``line`` is its 1-based number."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round as written: ``tricks`` holds the plays of each trick line as (seat, Play);
+    ``lines`` maps each field ('round', 'start', 'deal', ..., 'trick 3', ...) to its line
+    number (0 when the record was built in memory)."""
+
+    number: int
+    start: int
+    deal: tuple[tuple[int, ...], ...]
+    discards: tuple[int, ...]
+    leftover: tuple[int, ...] = ()
+    neutral: tuple[Play, ...] | None = None
+    predictions: tuple[int, ...] | None = None
+    tricks: tuple[tuple[tuple[int, Play], ...], ...] = ()
+    paradox: int | None = None
+    won: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+
+    @property
+    def plays(self) -> tuple[tuple[int, Play], ...]:
+        """Every play of the round in order, as (seat, Play)."""
+        return tuple(p for trick in self.tricks for p in trick)
+
+    def line(self, name: str) -> int | None:
+        """The line number of a field, or None if unknown."""
+        return self.lines.get(name) or None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole record: header (players, ruleset, optional seed and names), rounds, and the
+    optional game totals and winners."""
+
+    rules: Ruleset
+    rounds: tuple[RoundRecord, ...]
+    seed: int | None = None
+    names: tuple[str, ...] | None = None
+    totals: tuple[int, ...] | None = None
+    winners: tuple[int, ...] | None = None
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+
+    def line(self, name: str) -> int | None:
+        return self.lines.get(name) or None
+
+
+# ---- from a played game -------------------------------------------------------------------
+def round_record(result: RoundResult) -> RoundRecord:
+    """The record of a played round."""
+    n = result.rules.players
+    plays = result.plays
+    tricks = tuple(plays[i : i + n] for i in range(0, len(plays), n))
+    neutral = tuple(PLAYS[v][c] for c, v in cells_of(result.final.neutral))
+    two = n == 2
+    return RoundRecord(
+        number=result.number,
+        start=result.start,
+        deal=result.deal.hands,
+        discards=result.discards,
+        leftover=result.deal.leftover if two else (),
+        neutral=tuple(sorted(neutral)) if two else None,
+        predictions=result.predictions,
+        tricks=tricks,
+        paradox=result.paradox_by,
+        won=result.tricks_won,
+        scores=result.scores,
+    )
+
+
+def game_record(game: GameResult, names: tuple[str, ...] | None = None) -> GameRecord:
+    """The record of a played game (totals and winners included)."""
+    return GameRecord(
+        rules=game.rules,
+        rounds=tuple(round_record(r) for r in game.rounds),
+        seed=game.seed,
+        names=names,
+        totals=game.totals,
+        winners=game.winners,
+    )
+
+
+# ---- writing ------------------------------------------------------------------------------
+def _ints(values: tuple[int, ...]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def _write_round(r: RoundRecord, two_players: bool) -> Iterator[str]:
+    yield f"round {r.number}"
+    yield f"start {r.start}"
+    yield "deal " + " ".join("".join(str(v) for v in hand) for hand in r.deal)
+    yield f"discards {_ints(r.discards)}"
+    if r.leftover or two_players:
+        yield "leftover " + "".join(str(v) for v in r.leftover)
+    if r.neutral is not None:
+        yield "neutral " + " ".join(p.text for p in r.neutral)
+    if r.predictions is not None:
+        yield f"predictions {_ints(r.predictions)}"
+    for i, trick in enumerate(r.tricks, 1):
+        yield f"trick {i} " + " ".join(f"{seat}:{play.text}" for seat, play in trick)
+    if r.paradox is not None:
+        yield f"paradox {r.paradox}"
+    if r.won is not None:
+        yield f"won {_ints(r.won)}"
+    if r.scores is not None:
+        yield f"scores {_ints(r.scores)}"
+
+
+def write_record(record: GameRecord | GameResult) -> str:
+    """The text of a record (a GameResult is turned into its record first)."""
+    if isinstance(record, GameResult):
+        record = game_record(record)
+    out = [FORMAT_LINE, f"players {record.rules.players}", f"ruleset {record.rules.name}"]
+    if record.seed is not None:
+        out.append(f"seed {record.seed}")
+    if record.names is not None:
+        out.append("names " + " ".join(record.names))
+    for r in record.rounds:
+        out.append("")
+        out.extend(_write_round(r, record.rules.players == 2))
+    if record.totals is not None or record.winners is not None:
+        out.append("")
+    if record.totals is not None:
+        out.append(f"totals {_ints(record.totals)}")
+    if record.winners is not None:
+        out.append(f"winners {_ints(record.winners)}")
+    return "\n".join(out) + "\n"
+
+
+# ---- reading ------------------------------------------------------------------------------
+class _RoundBuilder:
+    """Collects the fields of one round while reading."""
+
+    def __init__(self, number: int, line: int) -> None:
+        self.number = number
+        self.lines: dict[str, int] = {"round": line}
+        self.start: int | None = None
+        self.deal: tuple[tuple[int, ...], ...] | None = None
+        self.discards: tuple[int, ...] | None = None
+        self.leftover: tuple[int, ...] | None = None
+        self.neutral: tuple[Play, ...] | None = None
+        self.predictions: tuple[int, ...] | None = None
+        self.tricks: list[tuple[tuple[int, Play], ...]] = []
+        self.paradox: int | None = None
+        self.won: tuple[int, ...] | None = None
+        self.scores: tuple[int, ...] | None = None
+
+    @property
+    def ended(self) -> bool:
+        """A paradox, won or scores line was read: no more tricks."""
+        return any(k in self.lines for k in END_FIELDS)
+
+
+def _int(text: str, what: str, line: int, low: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise RecordSyntaxError(f"{what}: {text!r} is not a whole number", line) from None
+    if low is not None and value < low:
+        raise RecordSyntaxError(f"{what}: {value} is below {low}", line)
+    return value
+
+
+def _seat(text: str, players: int, what: str, line: int) -> int:
+    seat = _int(text, what, line, 0)
+    if seat >= players:
+        raise RecordSyntaxError(f"{what}: seat {seat} outside 0..{players - 1}", line)
+    return seat
+
+
+def _seat_list(args: list[str], players: int, what: str, line: int) -> tuple[int, ...]:
+    if len(args) != players:
+        raise RecordSyntaxError(f"{what}: {len(args)} entries for {players} players", line)
+    return tuple(_int(a, what, line) for a in args)
+
+
+def _cards(text: str, what: str, line: int) -> tuple[int, ...]:
+    if not text.isdigit() or "0" in text:
+        raise RecordSyntaxError(f"{what}: {text!r} is not a row of card values 1-9", line)
+    return tuple(int(ch) for ch in text)
+
+
+def _play(text: str, what: str, line: int) -> Play:
+    try:
+        return Play.parse(text)
+    except CatboxError as exc:
+        raise RecordSyntaxError(f"{what}: {exc}", line) from None
+
+
+def _read_setup(b: _RoundBuilder, key: str, args: list[str], rules: Ruleset, line: int) -> None:
+    """Read one of the setup lines of a round (start, deal, discards, leftover, neutral,
+    predictions) into ``b``."""
+    n = rules.players
+    if key == "start":
+        if len(args) != 1:
+            raise RecordSyntaxError("'start' takes one seat", line)
+        b.start = _seat(args[0], n, "start", line)
+    elif key == "deal":
+        if len(args) != n:
+            raise RecordSyntaxError(f"deal: {len(args)} hands for {n} players", line)
+        hands = tuple(_cards(a, "deal", line) for a in args)
+        if any(list(h) != sorted(h) for h in hands):
+            raise RecordSyntaxError("deal: write each hand in ascending order", line)
+        b.deal = hands
+    elif key == "discards":
+        discards = _seat_list(args, n, "discards", line)
+        if any(not 1 <= d <= 9 for d in discards):
+            raise RecordSyntaxError("discards: card values are 1-9", line)
+        b.discards = discards
+    elif key == "leftover":
+        if n != 2:
+            raise RecordSyntaxError(f"'leftover' is for 2 players, not {n}", line)
+        if len(args) != 1:
+            raise RecordSyntaxError("'leftover' takes one row of card values", line)
+        b.leftover = _cards(args[0], "leftover", line)
+    elif key == "neutral":
+        if n != 2:
+            raise RecordSyntaxError(f"'neutral' is for 2 players, not {n}", line)
+        b.neutral = tuple(_play(a, "neutral", line) for a in args)
+    else:
+        if not rules.has_predictions:
+            raise RecordSyntaxError(
+                f"{n} players make no predictions with ruleset {rules.name}", line
+            )
+        b.predictions = _seat_list(args, n, "predictions", line)
+
+
+def read_record(text: str) -> GameRecord:
+    """Read a record written by :func:`write_record` (or typed by hand following
+    docs/records.md). Raises RecordSyntaxError (a RecordError) naming the line."""
+    if not isinstance(text, str):
+        raise RecordError(f"a record is text, not {type(text).__name__}")
+    header: dict[str, str] = {}
+    header_lines: dict[str, int] = {}
+    names: tuple[str, ...] | None = None
+    rules: Ruleset | None = None
+    rounds: list[RoundRecord] = []
+    current: _RoundBuilder | None = None
+    totals: tuple[int, ...] | None = None
+    winners: tuple[int, ...] | None = None
+    game_lines: dict[str, int] = {}
+    seen_content = False
+
+    def ruleset(line: int) -> Ruleset:
+        nonlocal rules
+        if rules is None:
+            if "players" not in header:
+                raise RecordSyntaxError("the header needs a 'players' line before the rounds", line)
+            players = _int(header["players"], "players", header_lines["players"])
+            try:
+                rules = Ruleset.from_name(header.get("ruleset", "official"), players)
+            except CatboxError as exc:
+                where = header_lines.get("ruleset", header_lines["players"])
+                raise RecordSyntaxError(str(exc), where) from None
+        return rules
+
+    def finish(b: _RoundBuilder, line: int) -> None:
+        rules_ = ruleset(line)
+        where = b.lines["round"]
+        if b.start is None or b.deal is None or b.discards is None:
+            missing = [k for k in ("start", "deal", "discards") if k not in b.lines]
+            raise RecordSyntaxError(f"round {b.number} has no '{missing[0]}' line", where)
+        if rules_.players == 2 and b.leftover is None:
+            raise RecordSyntaxError(f"round {b.number}: 2 players need a 'leftover' line", where)
+        if rules_.has_predictions and b.predictions is None:
+            raise RecordSyntaxError(f"round {b.number} has no 'predictions' line", where)
+        rounds.append(
+            RoundRecord(
+                number=b.number,
+                start=b.start,
+                deal=b.deal,
+                discards=b.discards,
+                leftover=b.leftover or (),
+                neutral=b.neutral,
+                predictions=b.predictions,
+                tricks=tuple(b.tricks),
+                paradox=b.paradox,
+                won=b.won,
+                scores=b.scores,
+                lines=dict(b.lines),
+            )
+        )
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, *args = line.split()
+        if key == "catbox-record":
+            if seen_content or args != ["1"]:
+                raise RecordSyntaxError(
+                    "'catbox-record 1' may only be the first line (format version 1)", number
+                )
+            seen_content = True
+            continue
+        seen_content = True
+        if key in ("players", "ruleset", "seed", "names"):
+            if current is not None or rounds:
+                raise RecordSyntaxError(f"header line '{key}' after the first round", number)
+            if key in header_lines:
+                raise RecordSyntaxError(f"a second '{key}' line", number)
+            if not args or (key != "names" and len(args) != 1):
+                takes = "names" if key == "names" else "one value"
+                raise RecordSyntaxError(f"'{key}' takes {takes}", number)
+            header_lines[key] = number
+            if key == "names":
+                names = tuple(args)
+            else:
+                header[key] = args[0]
+                if key == "players":
+                    players = _int(args[0], "players", number)
+                    if not 2 <= players <= 5:
+                        raise RecordSyntaxError(f"players: {players} is not 2 to 5", number)
+                elif key == "seed":
+                    _int(args[0], "seed", number)
+            continue
+        if key == "round":
+            rules_ = ruleset(number)
+            if names is not None and len(names) != rules_.players:
+                raise RecordSyntaxError(
+                    f"names: {len(names)} names for {rules_.players} players", header_lines["names"]
+                )
+            if totals is not None or winners is not None:
+                raise RecordSyntaxError("a round after the game totals", number)
+            if current is not None:
+                finish(current, number)
+            if len(args) != 1:
+                raise RecordSyntaxError("'round' takes the round number", number)
+            want = len(rounds) + 1
+            got = _int(args[0], "round", number, 1)
+            if got != want:
+                raise RecordSyntaxError(f"round {got} where round {want} was expected", number)
+            current = _RoundBuilder(got, number)
+            continue
+        if key in ("totals", "winners"):
+            rules_ = ruleset(number)
+            if current is not None:
+                finish(current, number)
+                current = None
+            if key in game_lines:
+                raise RecordSyntaxError(f"a second '{key}' line", number)
+            game_lines[key] = number
+            if key == "totals":
+                totals = _seat_list(args, rules_.players, "totals", number)
+            else:
+                if not args:
+                    raise RecordSyntaxError("'winners' needs at least one seat", number)
+                winners = tuple(_seat(a, rules_.players, "winners", number) for a in args)
+            continue
+        if current is None:
+            if key in SETUP_FIELDS or key in END_FIELDS or key == "trick":
+                raise RecordSyntaxError(f"'{key}' outside a round (a 'round N' line first)", number)
+            raise RecordSyntaxError(f"unknown line {key!r}", number)
+        rules_ = ruleset(number)
+        n = rules_.players
+        b = current
+        if key in SETUP_FIELDS:
+            if b.tricks or b.ended:
+                raise RecordSyntaxError(f"'{key}' after the first trick of the round", number)
+            if key in b.lines:
+                raise RecordSyntaxError(f"a second '{key}' line in round {b.number}", number)
+            b.lines[key] = number
+            _read_setup(b, key, args, rules_, number)
+            continue
+        if key == "trick":
+            if b.ended:
+                raise RecordSyntaxError("a trick after the paradox, won or scores line", number)
+            if not args:
+                raise RecordSyntaxError("'trick' takes its number and plays", number)
+            want = len(b.tricks) + 1
+            got = _int(args[0], "trick", number, 1)
+            if got != want:
+                raise RecordSyntaxError(f"trick {got} where trick {want} was expected", number)
+            if b.tricks and len(b.tricks[-1]) != n:
+                raise RecordSyntaxError(
+                    f"trick {want - 1} has {len(b.tricks[-1])} plays; only the last trick of a "
+                    "round may stop early",
+                    b.lines[f"trick {want - 1}"],
+                )
+            plays = []
+            for item in args[1:]:
+                seat_text, sep, play_text = item.partition(":")
+                if not sep:
+                    raise RecordSyntaxError(
+                        f"trick {got}: {item!r} is not seat:play like '2:7r'", number
+                    )
+                what = f"trick {got}"
+                plays.append((_seat(seat_text, n, what, number), _play(play_text, what, number)))
+            if not 1 <= len(plays) <= n:
+                raise RecordSyntaxError(
+                    f"trick {got}: {len(plays)} plays for {n} players", number
+                )
+            b.tricks.append(tuple(plays))
+            b.lines[f"trick {got}"] = number
+            continue
+        if key in END_FIELDS:
+            if key in b.lines:
+                raise RecordSyntaxError(f"a second '{key}' line in round {b.number}", number)
+            order = END_FIELDS.index(key)
+            if any(k in b.lines for k in END_FIELDS[order + 1 :]):
+                later = ", ".join(END_FIELDS[order + 1 :])
+                raise RecordSyntaxError(f"'{key}' must come before {later}", number)
+            b.lines[key] = number
+            if key == "paradox":
+                if len(args) != 1:
+                    raise RecordSyntaxError("'paradox' takes the seat that claims it", number)
+                b.paradox = _seat(args[0], n, "paradox", number)
+            elif key == "won":
+                b.won = _seat_list(args, n, key, number)
+            else:
+                b.scores = _seat_list(args, n, key, number)
+            continue
+        raise RecordSyntaxError(f"unknown line {key!r}", number)
+    if current is not None:
+        finish(current, len(text.splitlines()))
+    if not rounds:
+        raise RecordError("the record has no round")
+    rules_final = ruleset(1)
+    seed = int(header["seed"]) if "seed" in header else None
+    lines = {**header_lines, **game_lines}
+    return GameRecord(
+        rules=rules_final,
+        rounds=tuple(rounds),
+        seed=seed,
+        names=names,
+        totals=totals,
+        winners=winners,
+        lines=lines,
+    )
