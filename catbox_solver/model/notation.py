@@ -1,0 +1,547 @@
+"""The one-line notation of a position, and reading positions from the command line.
+
+A position in notation (grammar and examples in ``docs/notation.md``)::
+
+    4p official | R:0.1..... B:2....... Y:........ G:3....... | 12257 33468 14568 23677 |
+    RBYG RBG RBYG BYG | lead 2: 4b | won 1 0 1 1 | bid 1 2 3 1 | left 5
+
+(one line). Writing then reading gives back an equal Position, and reading then writing a
+canonical string gives back the same string. Input may use lower-case colors, extra spaces and
+rows in any order; output is always the canonical form. Errors name the field and the 1-based
+column: :class:`NotationError` for text that cannot be read, :class:`PositionError` (from the
+Position constructor) for a readable position that cannot arise in a round, and
+:class:`RulesetError` for an unknown ruleset.
+
+:func:`read_position` is what the CLI calls with a POSITION argument: notation, JSON text
+(starting with ``{``) or ``@FILE`` naming a file that holds either. :func:`read_positions`
+also reads a batch ``@FILE.jsonl``, one position per line. Files are only ever read as text.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
+from catbox_solver.model.jsonform import position_from_json
+from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+
+__all__ = [
+    "is_batch_argument",
+    "parse_play",
+    "plays_from_text",
+    "position_from_notation",
+    "position_from_text",
+    "position_to_notation",
+    "read_position",
+    "read_positions",
+]
+
+FIELD_SEP = "|"
+EMPTY = "-"
+UNKNOWN = "?"
+COVERED = "#"
+LABELS = ("lead", "won", "bid", "left")
+
+_PLAY_RE = re.compile(r"([1-9])([rbyg])", re.IGNORECASE | re.ASCII)
+_PLAYERS_RE = re.compile(r"([0-9]{1,3})p", re.IGNORECASE | re.ASCII)
+_NUMBER_RE = re.compile(r"[0-9]{1,3}", re.ASCII)
+_TOKEN_RE = re.compile(r"\S+")
+
+
+# ---- writing ---------------------------------------------------------------------------------
+def _colors_text(mask: int) -> str:
+    text = "".join(ch for i, ch in enumerate(COLOR_CHARS) if mask >> i & 1)
+    return text or EMPTY
+
+
+def _board_row(pos: Position, color: int) -> str:
+    cells = []
+    for v in range(1, pos.rules.values + 1):
+        owner = pos.owner_of(v, color)
+        cells.append("." if owner is None else "N" if owner == -1 else str(owner))
+    return "".join(cells)
+
+
+def position_to_notation(pos: Position) -> str:
+    """The canonical one-line notation of ``pos``."""
+    rules = pos.rules
+    board = " ".join(
+        f"{ch}:{_board_row(pos, COLOR_CHARS.index(ch))}" for ch in rules.row_order
+    )
+    hands = " ".join("".join(map(str, h)) or EMPTY for h in pos.hands)
+    colors = " ".join(_colors_text(m) for m in pos.colors)
+    lead = f"lead {pos.leader}"
+    if pos.trick:
+        lead += ": " + " ".join(p.text for p in pos.trick)
+    fields = [
+        f"{rules.players}p {rules.name}",
+        board,
+        hands,
+        colors,
+        lead,
+        "won " + " ".join(map(str, pos.tricks_won)),
+    ]
+    if pos.predictions is not None:
+        fields.append(
+            "bid " + " ".join(UNKNOWN if p is None else str(p) for p in pos.predictions)
+        )
+    fields.append(f"left {pos.tricks_left}")
+    return f" {FIELD_SEP} ".join(fields)
+
+
+# ---- reading: small scanning helpers ---------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Token:
+    """A run of non-space characters and its 1-based column in the whole text."""
+
+    text: str
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """The text between two ``|`` and the 1-based column of its first character."""
+
+    text: str
+    column: int
+
+    def tokens(self) -> list[_Token]:
+        return [_Token(m.group(), self.column + m.start()) for m in _TOKEN_RE.finditer(self.text)]
+
+    @property
+    def end_column(self) -> int:
+        return self.column + len(self.text)
+
+
+def _split_fields(text: str) -> list[_Field]:
+    fields = []
+    start = 0
+    for part in text.split(FIELD_SEP):
+        fields.append(_Field(part, start + 1))
+        start += len(part) + 1
+    return fields
+
+
+def _number(tok: _Token, field: str, what: str) -> int:
+    if not _NUMBER_RE.fullmatch(tok.text):
+        raise NotationError(f"{what} must be a number, not {tok.text!r}", field, tok.column)
+    return int(tok.text)
+
+
+def _per_seat(tokens: list[_Token], n: int, field: str, what: str, end: int) -> None:
+    if len(tokens) != n:
+        column = tokens[n].column if len(tokens) > n else end
+        raise NotationError(
+            f"{len(tokens)} {what} for {n} players (one per seat, separated by spaces)",
+            field,
+            column,
+        )
+
+
+def parse_play(text: str, max_value: int = 9, column: int | None = None) -> Play:
+    """Read one play like ``7r`` (value then color r, b, y, g; case-insensitive).
+
+    Unlike the engine's ``Play.parse`` this reads ASCII digits only, and ``column`` (the
+    play's place in a longer text) goes into the error.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a play is text like '7r', not {type(text).__name__}")
+    m = _PLAY_RE.fullmatch(text.strip())
+    if not m:
+        raise NotationError(
+            f"a play is a value 1-{max_value} and a color r, b, y or g like '7r', not {text!r}",
+            "play",
+            column,
+        )
+    value = int(m.group(1))
+    if value > max_value:
+        raise NotationError(f"value {value} is not in play (1-{max_value})", "play", column)
+    return PLAYS[value]["rbyg".index(m.group(2).lower())]
+
+
+def plays_from_text(text: str, max_value: int = 9) -> tuple[Play, ...]:
+    """Read a list of plays like ``"7r 3b, 5y"`` (spaces and/or commas between plays)."""
+    if not isinstance(text, str):
+        raise NotationError(f"plays are text like '7r 3b', not {type(text).__name__}")
+    out = []
+    for m in re.finditer(r"[^\s,]+", text):
+        out.append(parse_play(m.group(), max_value, m.start() + 1))
+    return tuple(out)
+
+
+# ---- reading: the fields ---------------------------------------------------------------------
+def _normalise_spec(spec: str) -> str:
+    """Ruleset spec in the library's spelling: lower case, row order upper case."""
+    parts = []
+    for i, part in enumerate(spec.split(",")):
+        key, sep, value = part.partition("=")
+        if i and sep and key.lower().replace("-", "_") == "row_order":
+            parts.append(f"{key.lower()}={value.upper()}")
+        else:
+            parts.append(part.lower())
+    return ",".join(parts)
+
+
+def _parse_header(field: _Field) -> Ruleset:
+    tokens = field.tokens()
+    if not tokens:
+        raise NotationError(
+            "the position must start with the player count like '4p'", "players", field.column
+        )
+    m = _PLAYERS_RE.fullmatch(tokens[0].text)
+    if not m:
+        raise NotationError(
+            f"player count must look like '4p', not {tokens[0].text!r}",
+            "players",
+            tokens[0].column,
+        )
+    players = int(m.group(1))
+    if not 2 <= players <= 5:
+        raise NotationError(
+            f"player count must be 2 to 5, not {players}", "players", tokens[0].column
+        )
+    spec = "".join(t.text for t in tokens[1:]) or "official"
+    try:
+        return Ruleset.from_name(_normalise_spec(spec), players)
+    except RulesetError as exc:
+        column = tokens[1].column if len(tokens) > 1 else tokens[0].column
+        raise RulesetError(f"{exc} (field 'ruleset', column {column})") from None
+
+
+def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
+    n = rules.players
+    nv = rules.values
+    covered = rules.covered_value
+    owners = [0] * n
+    neutral = 0
+    seen: set[int] = set()
+    s = field.text
+    i = 0
+    while True:
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if i == len(s):
+            break
+        label_col = field.column + i
+        ch = s[i]
+        if ch not in "RBYGrbyg":
+            raise NotationError(
+                f"expected a row label R, B, Y or G like 'R:0.1.....', not {ch!r}",
+                "board",
+                label_col,
+            )
+        color = COLOR_CHARS.index(ch.upper())
+        if color in seen:
+            raise NotationError(f"row {ch.upper()} given twice", "board", label_col)
+        seen.add(color)
+        i += 1
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if i == len(s) or s[i] != ":":
+            raise NotationError(
+                f"expected ':' after the row label {ch.upper()}", "board", field.column + i
+            )
+        i += 1
+        while i < len(s) and s[i].isspace():
+            i += 1
+        start = i
+        while i < len(s) and not s[i].isspace():
+            i += 1
+        cells = s[start:i]
+        cells_col = field.column + start
+        row = ch.upper()
+        if covered is not None and len(cells) == nv + 1:
+            last = cells[-1]
+            if last != COVERED:
+                place = f"(field 'board', column {cells_col + nv})"
+                if last in "Nn" or "0" <= last <= "9":
+                    raise PositionError(
+                        f"cell {row}{covered} is covered with {n} players: the board has "
+                        f"values 1-{nv} only {place}"
+                    )
+                raise NotationError(
+                    f"column {covered} is covered with {n} players: write it '{COVERED}' or "
+                    "leave it out",
+                    "board",
+                    cells_col + nv,
+                )
+            cells = cells[:-1]
+        elif len(cells) != nv:
+            raise NotationError(
+                f"row {row} has {len(cells)} cells; {n} players use values 1-{nv}, one cell "
+                "each ('.' empty, a seat digit, N neutral)",
+                "board",
+                cells_col,
+            )
+        for k, sym in enumerate(cells):
+            bit = cell_bit(k + 1, color)
+            if sym == ".":
+                continue
+            if sym in "Nn":
+                neutral |= bit
+            elif "0" <= sym <= "9" and int(sym) < n:
+                owners[int(sym)] |= bit
+            else:
+                raise NotationError(
+                    f"row {row} value {k + 1}: bad cell {sym!r} ('.', N or a seat 0-{n - 1})",
+                    "board",
+                    cells_col + k,
+                )
+    if len(seen) != 4:
+        missing = ", ".join(ch for i, ch in enumerate(COLOR_CHARS) if i not in seen)
+        raise NotationError(f"missing row(s) {missing}", "board", field.end_column)
+    return owners, neutral
+
+
+def _parse_hands(field: _Field, rules: Ruleset) -> list[list[int]]:
+    tokens = field.tokens()
+    _per_seat(tokens, rules.players, "hands", "hands", field.end_column)
+    hands: list[list[int]] = []
+    for tok in tokens:
+        if tok.text == EMPTY:
+            hands.append([])
+            continue
+        hand = []
+        for k, ch in enumerate(tok.text):
+            if not ("1" <= ch <= "9" and int(ch) <= rules.values):
+                raise NotationError(
+                    f"bad card {ch!r} in hand {tok.text!r} (values 1-{rules.values}, or "
+                    f"'{EMPTY}' for an empty hand)",
+                    "hands",
+                    tok.column + k,
+                )
+            hand.append(int(ch))
+        hands.append(hand)
+    return hands
+
+
+def _parse_colors(field: _Field, rules: Ruleset) -> list[int]:
+    tokens = field.tokens()
+    _per_seat(tokens, rules.players, "colors", "color sets", field.end_column)
+    masks = []
+    for tok in tokens:
+        mask = 0
+        if tok.text != EMPTY:
+            for k, ch in enumerate(tok.text):
+                if ch not in "RBYGrbyg" or mask >> COLOR_CHARS.index(ch.upper()) & 1:
+                    raise NotationError(
+                        f"bad or repeated color {ch!r} in {tok.text!r} (R, B, Y, G, or "
+                        f"'{EMPTY}' for none)",
+                        "colors",
+                        tok.column + k,
+                    )
+                mask |= 1 << COLOR_CHARS.index(ch.upper())
+        masks.append(mask)
+    return masks
+
+
+def _parse_lead(field: _Field, rules: Ruleset) -> tuple[int, tuple[Play, ...]]:
+    """``lead S`` or ``lead S: PLAYS``; the label token is already checked."""
+    body_start = field.text.lower().index("lead") + len("lead")
+    before, colon, after = field.text[body_start:].partition(":")
+    seat_field = _Field(before, field.column + body_start)
+    seat_tokens = seat_field.tokens()
+    if len(seat_tokens) != 1:
+        column = seat_tokens[1].column if len(seat_tokens) > 1 else seat_field.end_column
+        raise NotationError(
+            "expected 'lead SEAT' or 'lead SEAT: PLAYS' like 'lead 2: 4b 7r'", "lead", column
+        )
+    seat = _number(seat_tokens[0], "lead", "the leading seat")
+    if seat >= rules.players:
+        raise NotationError(
+            f"seat {seat} does not exist with {rules.players} players",
+            "lead",
+            seat_tokens[0].column,
+        )
+    plays: list[Play] = []
+    if colon:
+        after_field = _Field(after, seat_field.end_column + 1)
+        for tok in after_field.tokens():
+            m = _PLAY_RE.fullmatch(tok.text)
+            if not m:
+                raise NotationError(
+                    f"a play is a value and a color like '7r', not {tok.text!r}",
+                    "lead",
+                    tok.column,
+                )
+            plays.append(parse_play(tok.text, rules.values, tok.column))
+    return seat, tuple(plays)
+
+
+def _parse_numbers(field: _Field, rules: Ruleset, label: str, what: str) -> list[int]:
+    tokens = field.tokens()[1:]
+    _per_seat(tokens, rules.players, label, what, field.end_column)
+    return [_number(t, label, what) for t in tokens]
+
+
+def _parse_bids(field: _Field, rules: Ruleset) -> list[int | None] | None:
+    tokens = field.tokens()[1:]
+    if len(tokens) == 1 and tokens[0].text == EMPTY:
+        return None
+    if not rules.has_predictions:
+        raise NotationError(
+            f"{rules.players} players make no predictions under this ruleset (leave out the "
+            f"field or write 'bid {EMPTY}')",
+            "bid",
+            tokens[0].column if tokens else field.end_column,
+        )
+    _per_seat(tokens, rules.players, "bid", "predictions", field.end_column)
+    bids: list[int | None] = []
+    for tok in tokens:
+        bids.append(None if tok.text == UNKNOWN else _number(tok, "bid", "a prediction"))
+    return bids
+
+
+def _parse_left(field: _Field) -> int:
+    tokens = field.tokens()[1:]
+    if len(tokens) != 1:
+        column = tokens[1].column if len(tokens) > 1 else field.end_column
+        raise NotationError("expected one number like 'left 5'", "left", column)
+    return _number(tokens[0], "left", "tricks left")
+
+
+def position_from_notation(text: str) -> Position:
+    """Read a position from its one-line notation.
+
+    Raises NotationError (naming field and column) for text that cannot be read,
+    RulesetError for an unknown ruleset, PositionError for an impossible position.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a position is text, not {type(text).__name__}")
+    if not text.strip():
+        raise NotationError("empty position", "players", 1)
+    fields = _split_fields(text)
+    if len(fields) < 4:
+        raise NotationError(
+            "expected fields 'NP RULESET | BOARD | HANDS | COLORS | lead ... | won ... | "
+            f"left ...' separated by '{FIELD_SEP}', found {len(fields)}",
+            None,
+            len(text) + 1,
+        )
+    rules = _parse_header(fields[0])
+    owners, neutral = _parse_board(fields[1], rules)
+    hands = _parse_hands(fields[2], rules)
+    colors = _parse_colors(fields[3], rules)
+    labelled: dict[str, _Field] = {}
+    for field in fields[4:]:
+        tokens = field.tokens()
+        if not tokens:
+            raise NotationError(
+                f"empty field (expected one of: {', '.join(LABELS)})", None, field.column
+            )
+        head = tokens[0].text.lower()
+        label = head.split(":", 1)[0] if head.startswith("lead") else head
+        if label not in LABELS:
+            raise NotationError(
+                f"unknown field {tokens[0].text!r} (expected one of: {', '.join(LABELS)})",
+                None,
+                tokens[0].column,
+            )
+        if label in labelled:
+            raise NotationError(f"field {label!r} given twice", label, tokens[0].column)
+        labelled[label] = field
+    for label in ("lead", "won", "left"):
+        if label not in labelled:
+            raise NotationError(
+                f"missing field '{label} ...'", label, len(text) + 1
+            )
+    leader, trick = _parse_lead(labelled["lead"], rules)
+    won = _parse_numbers(labelled["won"], rules, "won", "trick counts")
+    bids = _parse_bids(labelled["bid"], rules) if "bid" in labelled else None
+    left = _parse_left(labelled["left"])
+    return Position(rules, owners, neutral, hands, colors, leader, trick, won, bids, left)
+
+
+# ---- reading whatever the user typed ---------------------------------------------------------
+def position_from_text(text: str) -> Position:
+    """Read a position given as JSON text (starting with ``{``) or as notation."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position is text, not {type(text).__name__}")
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            return position_from_json(stripped)
+        except CatboxError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            # the JSON reader should only raise CatboxError; never let anything else out
+            raise NotationError(f"cannot read JSON position: {exc}") from None
+    return position_from_notation(stripped)
+
+
+def _read_file(name: str) -> str:
+    if not name:
+        raise NotationError("'@' must be followed by a file name", "file", 2)
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NotationError(f"file {name!r} is not UTF-8 text") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise NotationError(f"cannot read file {name!r}: {reason}") from None
+
+
+def _is_batch(name: str) -> bool:
+    return name.lower().endswith(".jsonl")
+
+
+def is_batch_argument(arg: str) -> bool:
+    """Whether a POSITION argument names a batch file ``@FILE.jsonl``."""
+    return isinstance(arg, str) and arg.startswith("@") and _is_batch(arg[1:])
+
+
+def read_position(arg: str) -> Position:
+    """Read a POSITION argument: notation, JSON text, or ``@FILE`` holding either (a
+    ``.jsonl`` file must hold exactly one line)."""
+    if not isinstance(arg, str):
+        raise NotationError(f"a position is text, not {type(arg).__name__}")
+    if not arg.startswith("@"):
+        return position_from_text(arg)
+    name = arg[1:]
+    text = _read_file(name)
+    if _is_batch(name):
+        lines = text.splitlines()
+        if len(lines) != 1:
+            raise NotationError(
+                f"file {name!r} holds {len(lines)} lines; one position is needed here"
+            )
+        text = lines[0]
+    if not text.strip():
+        raise NotationError(f"file {name!r} is empty")
+    try:
+        return position_from_text(text)
+    except CatboxError as exc:
+        raise _with_prefix(exc, f"{name}: ") from None
+
+
+def _with_prefix(exc: CatboxError, prefix: str) -> CatboxError:
+    """The same error (same type and attributes) with ``prefix`` before its message."""
+    new = copy.copy(exc)
+    new.args = (prefix + str(exc),)
+    return new
+
+
+def read_positions(arg: str) -> Iterator[Position | CatboxError]:
+    """Read a POSITION argument that may be a batch.
+
+    ``@FILE.jsonl`` gives one item per line, in order: the position, or the error that line
+    raised (its message starts with the line number) so that the batch can go on. Anything
+    else gives the single position of :func:`read_position`; its error is raised.
+    """
+    if not is_batch_argument(arg):
+        yield read_position(arg)
+        return
+    name = arg[1:]
+    text = _read_file(name)
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            if not line.strip():
+                raise NotationError("empty line")
+            yield position_from_text(line)
+        except CatboxError as exc:
+            yield _with_prefix(exc, f"{name} line {number}: ")

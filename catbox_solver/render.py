@@ -1,0 +1,130 @@
+"""Plain-text rendering of a position for the terminal.
+
+The research board is drawn as the grid players see: one row per color in the ruleset's row
+order, one column per value, each token as the seat digit that owns it, ``N`` for a neutral
+token and ``#`` for the covered column (6 with 2 players, 9 with 4). Below it: each seat's
+hand, remaining colors, tricks won and prediction, the trick in progress, who is to move,
+and at the end of a round the paradox (if any) and the scores. ANSI colors only on request.
+"""
+
+from __future__ import annotations
+
+from catbox_solver.errors import PositionError
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES
+
+__all__ = ["render_text"]
+
+_ANSI = {"R": "\x1b[31m", "B": "\x1b[34m", "Y": "\x1b[33m", "G": "\x1b[32m"}
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+
+
+def _paint(text: str, code: str, ansi: bool) -> str:
+    return f"{code}{text}{_RESET}" if ansi else text
+
+
+def _colors_cell(mask: int) -> str:
+    """Remaining colors aligned under RBYG, a lost color as '-': 'R-YG'."""
+    return "".join(ch if mask >> i & 1 else "-" for i, ch in enumerate(COLOR_CHARS))
+
+
+def _board_lines(pos: Position, ansi: bool) -> list[str]:
+    rules = pos.rules
+    last = rules.covered_value or rules.values
+    lines = ["     " + " ".join(str(v) for v in range(1, last + 1))]
+    for ch in rules.row_order:
+        color = COLOR_CHARS.index(ch)
+        cells = []
+        for v in range(1, rules.values + 1):
+            owner = pos.owner_of(v, color)
+            cells.append("." if owner is None else "N" if owner == -1 else str(owner))
+        if rules.covered_value is not None:
+            cells.append("#")
+        label = _paint(ch, _ANSI[ch], ansi)
+        lines.append(f"  {label}  " + " ".join(cells))
+    return lines
+
+
+def _seat_lines(pos: Position, ansi: bool) -> list[str]:
+    rules = pos.rules
+    n = rules.players
+    hands = [" ".join(map(str, h)) or "-" for h in pos.hands]
+    width = max(4, *(len(h) for h in hands))
+    show_bids = pos.predictions is not None
+    header = f"  seat  {'hand'.ljust(width)}  colors  won"
+    if show_bids:
+        header += "  bid"
+    lines = [header]
+    over = pos.is_over
+    for seat in range(n):
+        line = f"  {seat:>4}  {hands[seat].ljust(width)}  {_colors_cell(pos.colors[seat])}    "
+        line += f"{pos.tricks_won[seat]:>3}"
+        if pos.predictions is not None:
+            pred = pos.predictions[seat]
+            line += f"  {'?' if pred is None else pred:>3}"
+        if not over and seat == pos.to_move:
+            line += "  " + _paint("<- to move", _BOLD, ansi)
+        lines.append(line.rstrip())
+    return lines
+
+
+def _trick_line(pos: Position) -> str:
+    rules = pos.rules
+    n = rules.players
+    number = rules.tricks - pos.tricks_left + 1
+    parts = [
+        f"seat {(pos.leader + i) % n} {play.text}" + (" (led)" if i == 0 else "")
+        for i, play in enumerate(pos.trick)
+    ]
+    if not parts:
+        return f"trick {number} of {rules.tricks}: seat {pos.leader} leads"
+    return f"trick {number} of {rules.tricks}: " + ", ".join(parts)
+
+
+def _score_lines(pos: Position) -> list[str]:
+    lines = ["  seat  tricks  bonus  score"]
+    for seat in range(pos.rules.players):
+        points = pos.trick_points(seat)
+        try:
+            bonus: int | None = pos.bonus(seat)
+        except PositionError:  # unknown prediction: the bonus cannot be scored
+            bonus = None
+        score = "?" if bonus is None else str(points + bonus)
+        lines.append(
+            f"  {seat:>4}  {points:>6}  {'?' if bonus is None else bonus:>5}  {score:>5}"
+        )
+    return lines
+
+
+def render_text(pos: Position, ansi: bool = False) -> str:
+    """A readable multi-line picture of ``pos`` (no trailing newline); ``ansi`` colors the
+    row labels and highlights the player to move."""
+    rules = pos.rules
+    title = f"{rules.players} players, ruleset {rules.name}"
+    row_names = ", ".join(COLOR_NAMES[COLOR_CHARS.index(ch)] for ch in rules.row_order)
+    lines = [title, f"research board (rows {row_names}; columns are values)"]
+    lines += _board_lines(pos, ansi)
+    lines.append("")
+    lines += _seat_lines(pos, ansi)
+    lines.append("")
+    if pos.is_paradox:
+        if pos.trick:
+            lines.append(_trick_line(pos))
+        lines.append(
+            _paint(
+                f"PARADOX: seat {pos.to_move} has no legal play; the round is over",
+                _BOLD,
+                ansi,
+            )
+        )
+    elif pos.tricks_left == 0:
+        lines.append(f"round over: all {rules.tricks} tricks played")
+    else:
+        lines.append(_trick_line(pos))
+        lines.append(f"to move: seat {pos.to_move}")
+    if pos.is_over:
+        lines.append("")
+        lines.append("scores")
+        lines += _score_lines(pos)
+    return "\n".join(lines)
