@@ -1,0 +1,351 @@
+"""Impossible positions raise PositionError; illegal plays raise IllegalPlayError naming the
+rule they break."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from gen import paradox_free_round, random_line, replay, start_position
+
+from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
+from catbox_solver.model.position import Play, Position, cell_bit, neutral_mask
+from catbox_solver.model.rules import BLUE, GREEN, RED, YELLOW, Ruleset
+
+R4 = Ruleset(players=4)
+HANDS4 = [
+    [1, 1, 2, 3, 4, 5, 6, 7, 8],
+    [1, 2, 2, 3, 4, 5, 6, 7, 8],
+    [1, 2, 3, 3, 4, 5, 6, 7, 8],
+    [2, 3, 4, 4, 5, 6, 7, 8, 8],
+]
+
+
+def start4() -> Position:
+    return Position.new_round(R4, HANDS4, 0, [1, 2, 3, 1])
+
+
+def mid4() -> Position:
+    """Trick 1: 5b 6b 7g(seat 2 loses blue) 8b, seat 3 wins; trick 2 so far: 8y 1y."""
+    pos = start4()
+    for text in ("5b", "6b", "7g", "8b", "8y", "1y"):
+        pos = pos.play(text)
+    return pos
+
+
+def fields(pos: Position) -> dict[str, Any]:
+    return {
+        "rules": pos.rules,
+        "owners": list(pos.owners),
+        "neutral": pos.neutral,
+        "hands": [list(h) for h in pos.hands],
+        "colors": list(pos.colors),
+        "leader": pos.leader,
+        "trick": list(pos.trick),
+        "tricks_won": list(pos.tricks_won),
+        "predictions": None if pos.predictions is None else list(pos.predictions),
+        "tricks_left": pos.tricks_left,
+    }
+
+
+def build(**f: Any) -> Position:
+    return Position(**f)
+
+
+def test_reference_positions_are_valid() -> None:
+    mid = mid4()
+    assert mid.leader == 3
+    assert mid.trick == (Play(8, YELLOW), Play(1, YELLOW))
+    assert mid.tricks_won == (0, 0, 0, 1)
+    assert mid.colors == (0b1111, 0b1111, 0b1101, 0b1111)
+    assert build(**fields(mid)) == mid
+    assert build(**fields(start4())) == start4()
+
+
+def test_six_copies_in_hands() -> None:
+    f = fields(start4())
+    f["hands"][1] = [1, 1, 1, 1, 2, 3, 4, 5, 6]  # with seat 0's two 1s and seat 2's one: 7
+    with pytest.raises(PositionError, match="more than 5 copies"):
+        build(**f)
+
+
+def test_six_copies_board_and_hands() -> None:
+    f = fields(mid4())
+    # value 8: 8b and 8y on the board, seats 0-2 hold one each, seat 3 holds one more
+    f["hands"][3] = [2, 3, 4, 5, 6, 7, 8]
+    assert sum(h.count(8) for h in f["hands"]) == 4
+    with pytest.raises(PositionError, match="value 8"):
+        build(**f)
+
+
+def test_overlapping_tokens() -> None:
+    f = fields(mid4())
+    f["owners"][1] |= cell_bit(5, BLUE)  # seat 0's 5b
+    f["owners"][1] &= ~cell_bit(6, BLUE)
+    with pytest.raises(PositionError, match="B5 holds two tokens"):
+        build(**f)
+
+
+def after_first_trick(rules: Ruleset) -> Position:
+    """The first position of a seeded random round with one trick done and none begun."""
+    for seed in range(100):
+        for pos in random_line(start_position(rules, seed), seed):
+            if pos.tricks_played == 1 and not pos.trick:
+                return pos
+    raise AssertionError("no round got past its first trick")
+
+
+@pytest.mark.parametrize(("players", "value"), [(4, 9), (2, 6), (3, 7), (5, 10)])
+def test_token_outside_the_values(players: int, value: int) -> None:
+    """A token on a covered column (9 with 4 players, 6 with 2) or past the last value."""
+    f = fields(after_first_trick(Ruleset(players=players)))
+    assert bin(f["owners"][0]).count("1") == 1
+    f["owners"][0] = cell_bit(value, GREEN)
+    with pytest.raises(PositionError, match="seat 0: a token outside the board's values"):
+        build(**f)
+
+
+def test_hand_value_outside_the_values() -> None:
+    f = fields(start4())
+    f["hands"][0] = [1, 1, 2, 3, 4, 5, 6, 7, 9]
+    with pytest.raises(PositionError, match="outside 1-8"):
+        build(**f)
+
+
+def test_wrong_hand_size() -> None:
+    f = fields(mid4())
+    f["hands"][2] = f["hands"][2][1:]
+    with pytest.raises(PositionError, match="seat 2 holds 7 cards, should hold 8"):
+        build(**f)
+    f = fields(start4())
+    f["hands"][0] = [*f["hands"][0], 1]
+    with pytest.raises(PositionError, match="seat 0 holds 10 cards"):
+        build(**f)
+
+
+def test_token_count_not_matching_tricks() -> None:
+    f = fields(mid4())
+    f["owners"][2] |= cell_bit(1, GREEN)  # an extra token for seat 2
+    with pytest.raises(PositionError, match="seat 2 has 2 tokens on the board, should have 1"):
+        build(**f)
+    f = fields(mid4())
+    f["owners"][1] = 0  # seat 1 lost its 6b token
+    with pytest.raises(PositionError, match="seat 1 has 0 tokens"):
+        build(**f)
+
+
+def test_tricks_won_not_matching_tricks_played() -> None:
+    f = fields(mid4())
+    f["tricks_won"] = [1, 0, 0, 1]
+    with pytest.raises(PositionError, match="tricks won add up to 2, but 1 tricks"):
+        build(**f)
+    f = fields(mid4())
+    f["tricks_won"] = [0, 0, 0, 0]
+    with pytest.raises(PositionError, match="add up to 0"):
+        build(**f)
+    f = fields(mid4())
+    f["tricks_won"] = [-1, 0, 0, 2]
+    with pytest.raises(PositionError, match="negative"):
+        build(**f)
+
+
+R2 = Ruleset(players=2)
+HANDS2 = [[1, 1, 2, 2, 3, 4, 4, 5, 5], [1, 1, 2, 2, 3, 3, 4, 4, 5]]
+
+
+def test_neutral_pattern_two_players() -> None:
+    good = Position.new_round(R2, HANDS2, 0, None, (3, 3, 5))
+    assert good.neutral == cell_bit(3, GREEN) | cell_bit(3, YELLOW) | cell_bit(5, GREEN)
+    f = fields(good)
+    # yellow without green below it
+    f["neutral"] = cell_bit(3, YELLOW) | cell_bit(1, GREEN) | cell_bit(5, GREEN)
+    with pytest.raises(PositionError, match="value 3 must fill green, then yellow"):
+        build(**f)
+    # blue and green without yellow
+    f["neutral"] = cell_bit(2, GREEN) | cell_bit(2, BLUE) | cell_bit(5, GREEN)
+    with pytest.raises(PositionError, match="value 2"):
+        build(**f)
+    # a neutral token on red
+    f["neutral"] = cell_bit(2, RED) | cell_bit(1, GREEN) | cell_bit(5, GREEN)
+    with pytest.raises(PositionError, match="value 2"):
+        build(**f)
+    # not exactly 3 neutral tokens
+    for mask in (neutral_mask((1, 2)), neutral_mask((1, 2, 3, 4)), 0):
+        f["neutral"] = mask
+        with pytest.raises(PositionError, match="exactly 3 neutral tokens"):
+            build(**f)
+
+
+def test_neutral_needs_two_players() -> None:
+    f = fields(start4())
+    f["neutral"] = neutral_mask((1, 2, 3))
+    with pytest.raises(PositionError, match="only with 2 players"):
+        build(**f)
+
+
+def test_four_equal_revealed_values() -> None:
+    with pytest.raises(PositionError, match="more than three neutral tokens"):
+        neutral_mask((2, 2, 2, 2))
+
+
+@pytest.mark.parametrize(
+    ("players", "bad"),
+    [(3, 2), (3, 0), (3, 5), (4, 4), (4, 0), (5, 4), (5, -1)],
+)
+def test_illegal_prediction(players: int, bad: int) -> None:
+    f = fields(start_position(Ruleset(players=players), 3))
+    f["predictions"][1] = bad
+    with pytest.raises(PositionError, match=f"seat 1 predicted {bad}"):
+        build(**f)
+
+
+def test_predictions_with_two_players() -> None:
+    f = fields(Position.new_round(R2, HANDS2, 0, None, (1, 2, 3)))
+    f["predictions"] = [1, 2]
+    with pytest.raises(PositionError, match="2 players make no predictions"):
+        build(**f)
+    # with the two-player-prediction switch they are allowed, 1-4
+    f["rules"] = Ruleset(players=2, two_player_bonus="prediction")
+    f["predictions"] = [4, 1]
+    assert build(**f).predictions == (4, 1)
+    f["predictions"] = [5, 1]
+    with pytest.raises(PositionError, match="seat 0 predicted 5"):
+        build(**f)
+
+
+def test_wrong_lengths_and_ranges() -> None:
+    f = fields(start4())
+    f["hands"] = f["hands"][:3]
+    with pytest.raises(PositionError, match="hands: 3 entries for 4 players"):
+        build(**f)
+    f = fields(start4())
+    f["predictions"] = [1, 2, 3]
+    with pytest.raises(PositionError, match="predictions: 3 entries"):
+        build(**f)
+    f = fields(start4())
+    f["tricks_left"] = 9
+    with pytest.raises(PositionError, match="tricks left 9 outside 0..8"):
+        build(**f)
+    f = fields(start4())
+    f["leader"] = 4
+    with pytest.raises(PositionError, match="leader seat 4"):
+        build(**f)
+    f = fields(start4())
+    f["colors"][2] = 16
+    with pytest.raises(PositionError, match="bad color mask"):
+        build(**f)
+
+
+def test_trick_play_without_its_token() -> None:
+    f = fields(mid4())
+    # the trick says seat 0 played 1y, but seat 0's token is on 1g instead
+    f["owners"][0] = f["owners"][0] & ~cell_bit(1, YELLOW) | cell_bit(1, GREEN)
+    with pytest.raises(PositionError, match=r"trick play 2 \(1y\) by seat 0 has no token"):
+        build(**f)
+
+
+def test_off_color_follower_keeps_led_color() -> None:
+    f = fields(mid4())
+    # seat 0 followed 1y on the yellow lead; make it 1g but leave yellow on its board
+    f["owners"][0] = f["owners"][0] & ~cell_bit(1, YELLOW) | cell_bit(1, GREEN)
+    f["trick"] = [Play(8, YELLOW), Play(1, GREEN)]
+    with pytest.raises(PositionError, match="seat 0 declared G on a Y lead but still has color Y"):
+        build(**f)
+    f["colors"][0] = 0b1011
+    assert build(**f).colors[0] == 0b1011
+    # with the Czech reading the declared color (green) is the one lost
+    f["rules"] = Ruleset(players=4, color_loss="declared")
+    with pytest.raises(PositionError, match="still has color G"):
+        build(**f)
+    f["colors"][0] = 0b0111
+    assert build(**f).colors[0] == 0b0111
+
+
+def test_full_trick_and_finished_round_with_trick() -> None:
+    f = fields(mid4())
+    f["trick"] = [Play(8, YELLOW), Play(1, YELLOW), Play(2, YELLOW), Play(3, YELLOW)]
+    with pytest.raises(PositionError, match="4 plays for 4 players"):
+        build(**f)
+    f = fields(mid4())
+    f["tricks_left"] = 0
+    with pytest.raises(PositionError):
+        build(**f)
+
+
+# ---- illegal plays -------------------------------------------------------------------------
+
+
+def rule_of(pos: Position, play: str) -> str:
+    with pytest.raises(IllegalPlayError) as info:
+        pos.play(play)
+    assert pos.why_illegal(Play.parse(play)) == info.value.rule
+    return info.value.rule
+
+
+def test_illegal_play_rules() -> None:
+    start = start4()
+    assert rule_of(start, "8r") == "red lead"  # red not broken, non-red plays exist
+    with pytest.raises(NotationError, match="bad value '9'"):
+        start.play("9b")  # no 9 with 4 players: the play text is refused
+    mid = mid4()
+    # seat 1 to move; 5b 6b 7g 8b 8y 1y are taken
+    assert mid.to_move == 1
+    assert rule_of(mid, "5b") == "rule 1"
+    assert rule_of(mid, "6b") == "card not in hand"  # seat 1 played its only 6
+    assert rule_of(mid, "8y") == "rule 1"
+    assert rule_of(mid, "1y") == "rule 1"
+    # seat 2 lost blue in trick 1 (it declared green on the blue lead)
+    after = mid.play("2y")
+    assert after.to_move == 2
+    assert rule_of(after, "3b") == "rule 2"
+    assert rule_of(after, "1y") == "rule 1"
+    assert rule_of(after, "2y") == "rule 1"
+
+
+def test_card_not_in_hand() -> None:
+    pos = start4().play("5b")  # seat 1 to move
+    assert pos.hands[1] == (1, 2, 2, 3, 4, 5, 6, 7, 8)
+    assert pos.play("5y").owner_of(5, YELLOW) == 1
+    pos = mid4().play("2y").play("3y")  # seat 3 to move, holds no 1
+    assert 1 not in pos.hands[3]
+    assert rule_of(pos, "1g") == "card not in hand"
+
+
+def test_must_follow_rule() -> None:
+    pos = start4().with_rules(Ruleset(players=4, following="must-follow")).play("5b")
+    assert rule_of(pos, "6g") == "must follow"
+    assert rule_of(pos, "6r") == "must follow"
+    assert pos.play("6b").to_move == 2
+
+
+def test_round_over_rule() -> None:
+    start, line = paradox_free_round(R4, 7)
+    end = replay(start, line)[-1]
+    assert end.tricks_left == 0 and end.is_over and not end.is_paradox
+    held = end.hands[end.to_move][0]
+    assert rule_of(end, f"{held}b") == "round over"
+    assert rule_of(end, f"{held}r") == "round over"
+
+
+def red_lead_3p(rules: Ruleset) -> Position:
+    """Three tricks without red (see test_rulebook.red_lead_position): seat 2 leads with
+    red and blue left and every blue cell of its values 2 4 5 6 taken."""
+    pos = Position.new_round(
+        rules,
+        [[1, 1, 2, 3, 3, 4, 4, 6, 6], [1, 1, 1, 3, 3, 3, 5, 5, 6], [2, 2, 2, 4, 4, 5, 5, 6, 6]],
+        0,
+        [1, 3, 4],
+    )
+    for text in ("2y", "3y", "4g", "1g", "2b", "3g", "4b", "5b", "6b"):
+        pos = pos.play(text)
+    return pos
+
+
+def test_paradox_rule() -> None:
+    pos = red_lead_3p(Ruleset(players=3, red_lead="never"))
+    assert pos.to_move == 2 and pos.is_paradox
+    assert rule_of(pos, "2r") == "paradox"
+    assert rule_of(pos, "2b") == "paradox"
+    assert rule_of(pos, "1b") == "paradox"
+    official = red_lead_3p(Ruleset(players=3))
+    assert official.play("2r").owner_of(2, RED) == 2
