@@ -1,0 +1,417 @@
+"""``catbox deal``, ``catbox play``, ``catbox simulate`` and ``catbox verify``: seeded rounds,
+a game in the terminal against random bots, random-bot statistics and the referee."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from catbox_solver.cli.common import (
+    EXIT_INVALID,
+    echo_json,
+    fail,
+    json_option,
+    main,
+    progress,
+    quiet_option,
+)
+from catbox_solver.errors import CatboxError, RecordError
+from catbox_solver.model.bots import Bot, PlayerView, random_bots
+from catbox_solver.model.deal import deal as deal_cards
+from catbox_solver.model.game import EVENTS, GameResult, RoundResult, play_game, setup_round
+from catbox_solver.model.position import RULE_TEXT, Play
+from catbox_solver.model.record import game_record, read_record, write_record
+from catbox_solver.model.referee import Verdict, verify
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+
+ruleset_option = click.option(
+    "--ruleset",
+    "-r",
+    default="official",
+    show_default=True,
+    help="Ruleset preset, optionally with ,switch=value overrides.",
+)
+players_option = click.option(
+    "--players", "-p", type=click.IntRange(2, 5), required=True, help="Number of players (2-5)."
+)
+
+
+def _rules(ruleset: str, players: int) -> Ruleset:
+    return Ruleset.from_name(ruleset, players)
+
+
+def _seats(values: tuple[int, ...] | list[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+# ---- catbox deal ---------------------------------------------------------------------------
+@main.command("deal")
+@players_option
+@click.option("--seed", type=int, required=True, help="Seed of the shuffle and the bots.")
+@click.option("--start", type=int, default=0, show_default=True, help="Seat that starts the round.")
+@ruleset_option
+@json_option
+@click.option("--notation", is_flag=True, help="Print the one-line notation of the position.")
+def deal_cmd(
+    players: int, seed: int, start: int, ruleset: str, as_json: bool, notation: bool
+) -> None:
+    """Deal a seeded round and show it at the first lead.
+
+    Random bots (seeded from SEED) choose the discards and the predictions; with 2 players
+    the first 3 leftover cards place the neutral tokens. The same seed always gives the same
+    round: it is round 1 of `catbox play`/`simulate` games with that seed.
+
+    \b
+    Examples:
+      catbox deal --players 4 --seed 7
+      catbox deal --players 2 --seed 7 --notation
+      catbox deal -p 3 --seed 1 --start 2 --json
+    """
+    from catbox_solver.model.jsonform import position_to_dict
+    from catbox_solver.model.notation import position_to_notation
+    from catbox_solver.render import render_text
+
+    rules = _rules(ruleset, players)
+    if not 0 <= start < players:
+        fail(f"--start: seat {start} outside 0..{players - 1}")
+    setup = setup_round(deal_cards(rules, seed), start, random_bots(players, seed))
+    pos = setup.position
+    if as_json:
+        echo_json(position_to_dict(pos))
+        return
+    if notation:
+        click.echo(position_to_notation(pos))
+        return
+    lines = [f"seed {seed}, round started by seat {start}"]
+    lines.append("dealt hands: " + " | ".join("".join(map(str, h)) for h in setup.deal.hands))
+    lines.append(f"discards:    {_seats(setup.discards)}")
+    if setup.revealed:
+        lines.append(f"revealed:    {_seats(setup.revealed)} (neutral tokens)")
+    if setup.predictions is not None:
+        lines.append(f"predictions: {_seats(setup.predictions)}")
+    click.echo("\n".join(lines) + "\n")
+    click.echo(render_text(pos))
+
+
+# ---- catbox play ---------------------------------------------------------------------------
+def render_view(view: PlayerView) -> str:
+    """What the player at ``view.seat`` sees: the board, own hand, everyone's colors, tricks,
+    predictions and the trick in progress (other hands only as card counts)."""
+    rules = view.rules
+    n = rules.players
+    last = rules.covered_value or rules.values
+    lines = ["     " + " ".join(str(v) for v in range(1, last + 1))]
+    for ch in rules.row_order:
+        c = COLOR_CHARS.index(ch)
+        cells = []
+        for v in range(1, rules.values + 1):
+            bit = 1 << ((v - 1) * 4 + c)
+            owner = next((s for s in range(n) if view.owners[s] & bit), None)
+            cells.append("N" if view.neutral & bit else "." if owner is None else str(owner))
+        if rules.covered_value is not None:
+            cells.append("#")
+        lines.append(f"  {ch}  " + " ".join(cells))
+    lines.append("")
+    cards = view.tricks_left + 1
+    in_trick = {(view.leader + i) % n for i in range(len(view.trick))}
+    for seat in range(n):
+        mask = view.colors[seat]
+        colors = "".join(ch if mask >> i & 1 else "-" for i, ch in enumerate(COLOR_CHARS))
+        held = cards - (1 if seat in in_trick else 0)
+        hand = " ".join(map(str, view.hand)) if seat == view.seat else f"{held} cards"
+        line = f"  seat {seat}{' (you)' if seat == view.seat else '      '}  {colors}  "
+        line += f"won {view.tricks_won[seat]}"
+        if view.predictions is not None:
+            bid = view.predictions[seat]
+            line += f"  bid {'?' if bid is None else bid}"
+        lines.append(f"{line}  {hand}")
+    number = rules.tricks - view.tricks_left + 1
+    plays = ", ".join(
+        f"seat {(view.leader + i) % n} {p.text}" for i, p in enumerate(view.trick)
+    )
+    lines.append("")
+    lines.append(f"trick {number} of {rules.tricks}: " + (plays or f"seat {view.leader} leads"))
+    return "\n".join(lines)
+
+
+class TerminalBot:
+    """The human player: prompts on the terminal, shows the view, re-prompts on bad input
+    naming the rule broken."""
+
+    def discard(self, view: PlayerView) -> int:
+        click.echo(f"\nyour hand (seat {view.seat}): {' '.join(map(str, view.hand))}")
+        while True:
+            text = click.prompt("discard which card", type=str).strip()
+            if text.isdigit() and int(text) in view.hand:
+                return int(text)
+            click.echo(f"  {text!r} is not a card in your hand")
+
+    def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
+        made = [
+            f"seat {s}: {p}" for s, p in enumerate(view.predictions or ()) if p is not None
+        ]
+        click.echo(f"\nyour hand: {' '.join(map(str, view.hand))}")
+        if made:
+            click.echo("predictions so far: " + ", ".join(made))
+        allowed = ", ".join(map(str, choices))
+        while True:
+            text = click.prompt(f"predict your tricks ({allowed})", type=str).strip()
+            if text.isdigit() and int(text) in choices:
+                return int(text)
+            click.echo(f"  {text!r} is not one of {allowed}")
+
+    def play(self, view: PlayerView) -> Play:
+        click.echo("\n" + render_view(view))
+        while True:
+            text = click.prompt("your play (like 7r; ? lists the legal plays)", type=str).strip()
+            if text in ("?", "help", "legal"):
+                click.echo("  legal: " + " ".join(p.text for p in view.legal))
+                continue
+            try:
+                play = Play.parse(text, view.rules.values)
+            except CatboxError as exc:
+                click.echo(f"  {exc}")
+                continue
+            reason = view.why_illegal(play)
+            if reason is None:
+                return play
+            click.echo(f"  illegal: {RULE_TEXT.get(reason, reason)}")
+
+
+def _observer(human: int) -> Any:
+    """Prints the public course of the game for the human at seat ``human``."""
+
+    def tell(kind: str, data: Mapping[str, Any]) -> None:
+        if kind == "start":
+            click.echo(f"\n=== round {data['round']}: seat {data['start']} starts ===")
+            if data["revealed"]:
+                click.echo(f"revealed leftover cards: {_seats(data['revealed'])}")
+            if data["predictions"] is not None:
+                click.echo(f"predictions: {_seats(data['predictions'])}")
+        elif kind == "play":
+            if data["seat"] != human:
+                click.echo(f"  seat {data['seat']} plays {data['play'].text}")
+        elif kind == "trick":
+            click.echo(f"  seat {data['winner']} wins the trick")
+        elif kind == "paradox":
+            who = "you" if data["seat"] == human else f"seat {data['seat']}"
+            click.echo(f"  PARADOX: {who} cannot play (trick {data['trick']}); the round is over")
+        elif kind == "round":
+            result: RoundResult = data["result"]
+            click.echo(f"round {result.number}: tricks won {_seats(result.tricks_won)}")
+            click.echo(f"round {result.number}: scores {_seats(result.scores)}")
+
+    return tell
+
+
+@main.command("play")
+@players_option
+@click.option("--seed", type=int, default=None, help="Seed (default: a random one, printed).")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
+@ruleset_option
+@click.option(
+    "--record", "record_file", type=click.Path(dir_okay=False), help="Write the game record here."
+)
+def play_cmd(
+    players: int, seed: int | None, seat: int, ruleset: str, record_file: str | None
+) -> None:
+    """Play a full game in the terminal against random bots.
+
+    You are prompted for your discard, your prediction and each play (type plays like 7r,
+    3b, 5y, 2g; '?' lists the legal plays). An illegal play is refused with the rule it
+    breaks. Seat 0 starts the first round; the start passes clockwise.
+
+    \b
+    Examples:
+      catbox play --players 3
+      catbox play --players 4 --seed 7 --seat 2 --record game.txt
+      catbox verify game.txt
+    """
+    rules = _rules(ruleset, players)
+    if not 0 <= seat < players:
+        fail(f"--seat: seat {seat} outside 0..{players - 1}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    click.echo(f"Cat in the Box, {players} players, ruleset {rules.name}, seed {seed}")
+    click.echo(f"you are seat {seat}")
+    bots: list[Bot] = list(random_bots(players, seed))
+    bots[seat] = TerminalBot()
+    game = play_game(rules, seed, bots, 0, _observer(seat))
+    click.echo(f"\ntotals: {_seats(game.totals)}")
+    won = ", ".join("you" if s == seat else f"seat {s}" for s in game.winners)
+    click.echo(f"winner{'s' if len(game.winners) > 1 else ''}: {won}")
+    if record_file:
+        names = tuple("you" if s == seat else f"bot{s}" for s in range(players))
+        Path(record_file).write_text(write_record(game_record(game, names)), encoding="utf-8")
+        click.echo(f"record written to {record_file}")
+
+
+# ---- catbox simulate -----------------------------------------------------------------------
+def simulate_stats(rules: Ruleset, games: list[GameResult], seed: int) -> dict[str, Any]:
+    """Statistics over random-bot games (the `catbox simulate --json` object)."""
+    n = rules.players
+    rounds = [r for g in games for r in g.rounds]
+    paradoxes = [r for r in rounds if r.paradox_by is not None]
+    events: Counter[str] = Counter()
+    for r in rounds:
+        events.update(r.events)
+    by_trick: Counter[int] = Counter(r.paradox_trick for r in paradoxes if r.paradox_trick)
+    by_seat: Counter[int] = Counter(r.paradox_by for r in paradoxes if r.paradox_by is not None)
+    wins: Counter[int] = Counter(s for g in games for s in g.winners)
+    count = max(1, len(games))
+    rcount = max(1, len(rounds))
+    return {
+        "players": n,
+        "ruleset": rules.name,
+        "seed": seed,
+        "games": len(games),
+        "rounds": len(rounds),
+        "paradox_rounds": len(paradoxes),
+        "paradox_rate": round(len(paradoxes) / rcount, 6),
+        "paradox_by_trick": {str(t): by_trick[t] for t in sorted(by_trick)},
+        "paradox_by_seat": [by_seat[s] for s in range(n)],
+        "average_totals": [round(sum(g.totals[s] for g in games) / count, 4) for s in range(n)],
+        "average_round_scores": [
+            round(sum(r.scores[s] for r in rounds) / rcount, 4) for s in range(n)
+        ],
+        "average_tricks": [
+            round(sum(r.tricks_won[s] for r in rounds) / rcount, 4) for s in range(n)
+        ],
+        "wins": [wins[s] for s in range(n)],
+        "events": {k: events[k] for k in EVENTS},
+        "events_per_round": {k: round(events[k] / rcount, 4) for k in EVENTS},
+    }
+
+
+@main.command("simulate")
+@players_option
+@click.option("--games", "-g", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all games.")
+@ruleset_option
+@json_option
+@quiet_option
+def simulate_cmd(
+    players: int, games: int, seed: int, ruleset: str, as_json: bool, quiet: bool
+) -> None:
+    """Play random-bot games and report how they go.
+
+    Reports the paradox rate (and in which trick paradoxes happen), average totals, round
+    scores and tricks per seat, wins per seat, and how often each rule event fired (red led
+    after red was broken, red led by the exception, off-color follows, colors lost, tricks
+    won by trump, paradoxes, bonuses). Reproducible from --seed.
+
+    \b
+    JSON fields: players, ruleset, seed, games, rounds, paradox_rounds, paradox_rate,
+    paradox_by_trick, paradox_by_seat, average_totals, average_round_scores,
+    average_tricks, wins, events, events_per_round.
+
+    \b
+    Examples:
+      catbox simulate --players 4 --games 1000 --seed 1
+      catbox simulate -p 3 -g 200 --ruleset quickref-red-lead --json --quiet
+    """
+    rules = _rules(ruleset, players)
+    rng = random.Random(seed)
+    seeds = [rng.getrandbits(48) for _ in range(games)]
+    results = [
+        play_game(rules, s, first_start=0)
+        for s in progress(seeds, len(seeds), "simulating", quiet)
+    ]
+    stats = simulate_stats(rules, results, seed)
+    if as_json:
+        echo_json(stats)
+        return
+    lines = [
+        f"{games} games ({stats['rounds']} rounds), {players} players, ruleset {rules.name}, "
+        f"seed {seed}",
+        f"paradox rate     {stats['paradox_rate']:.3f} ({stats['paradox_rounds']} rounds)",
+        "paradox in trick "
+        + (", ".join(f"{t}: {k}" for t, k in stats["paradox_by_trick"].items()) or "-"),
+        f"average totals   {_seats(stats['average_totals'])}",
+        f"average tricks   {_seats(stats['average_tricks'])}",
+        f"wins             {_seats(stats['wins'])}",
+        "rule events (count, per round):",
+    ]
+    for key, text in EVENTS.items():
+        lines.append(
+            f"  {stats['events'][key]:>8}  {stats['events_per_round'][key]:>7.3f}  {text}"
+        )
+    click.echo("\n".join(lines))
+
+
+# ---- catbox verify -------------------------------------------------------------------------
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """The `catbox verify --json` object."""
+    rounds = [
+        {
+            "round": rv.number,
+            "tricks_won": list(rv.tricks_won),
+            "scores": list(rv.scores),
+            "paradox_by": rv.paradox_by,
+        }
+        for rv in verdict.rounds
+    ]
+    if verdict.valid:
+        return {
+            "valid": True,
+            "rounds": rounds,
+            "totals": list(verdict.totals or ()),
+            "winners": list(verdict.winners or ()),
+        }
+    return {
+        "valid": False,
+        "rule": verdict.rule,
+        "round": verdict.round,
+        "line": verdict.line,
+        "message": verdict.message,
+        "rounds": rounds,
+    }
+
+
+@main.command("verify")
+@click.argument("record_file", metavar="RECORD")
+@json_option
+def verify_cmd(record_file: str, as_json: bool) -> None:
+    """Referee a game record: replay it and confirm it or name the first illegal event.
+
+    Prints 'valid' with each round's scores and the totals (exit code 0), or the first
+    illegal event with its round, line and the rule it breaks (exit code 1). A file that
+    cannot be read or is not a record: exit code 2. RECORD '-' reads standard input.
+    The record format is in docs/records.md.
+
+    \b
+    Examples:
+      catbox play --players 3 --seed 5 --record game.txt
+      catbox verify game.txt
+      catbox verify game.txt --json
+    """
+    if record_file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(record_file).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{record_file}: not a text file (UTF-8)") from None
+    record = read_record(text)
+    verdict = verify(record)
+    if as_json:
+        echo_json(verdict_json(verdict))
+    elif verdict.valid:
+        click.echo(f"valid: {len(verdict.rounds)} rounds")
+        for rv in verdict.rounds:
+            extra = "" if rv.paradox_by is None else f" (paradox by seat {rv.paradox_by})"
+            click.echo(f"round {rv.number}: scores {_seats(rv.scores)}{extra}")
+        click.echo(f"totals {_seats(verdict.totals or ())}")
+        winners = verdict.winners or ()
+        click.echo(f"winner{'s' if len(winners) > 1 else ''}: {_seats(winners)}")
+    else:
+        click.echo(str(verdict))
+    if not verdict.valid:
+        raise click.exceptions.Exit(EXIT_INVALID)
+
