@@ -1,0 +1,681 @@
+"""Double-dummy search: exact best play with all hands open.
+
+Each player plays for themselves, so every question is "one hero against the coalition of
+all other players" (paranoid search): the others choose their plays together to hurt the
+hero. Questions (see docs/search.md):
+
+- ``paradox``: can the hero be sure never to cause a paradox? (a paradox caused by someone
+  else ends the round and counts as a success for the hero)
+- ``tricks``: the hero's guaranteed trick points at the end of the round (+t, or -t if the
+  hero causes the paradox; t counts the tricks already won)
+- ``score``: the hero's guaranteed round score (trick points plus bonus)
+- ``table``: can the players together finish the round without any paradox?
+
+How (the techniques of bridge double-dummy solvers):
+
+- Boolean zero-window searches. ``tricks`` is split into two integer games on the rest of
+  the round: *A* = tricks the hero still wins while never causing a paradox (-1 if the
+  hero cannot avoid one) and *B* = tricks the hero has won when forced into a paradox (-1
+  if it can avoid one; the hero wants it small). ``paradox`` is "A >= 0". Each search
+  answers "A >= r?" or "B <= s?" and the exact value comes from a binary search on r / s.
+- A transposition table at the start of each trick holding lower and upper bounds of the
+  value of the *rest* of the round (tricks already won are not in the key). Its key is
+  canonical: blue, yellow and green are interchangeable (no bonus is asked), so each of
+  them is described by its row of the board and the seats that still hold it, and the
+  three descriptions are sorted. Owners of tokens do not matter either, only which cells
+  are used.
+- Identical plays merged (two copies of a value are one play) and move ordering (plays
+  that keep the hero's colors and win tricks for the hero first; for the coalition, plays
+  that take the hero's cells and beat the hero's cards).
+- Counting cut-off for ``table``: the plays still to come need distinct free cells, and
+  value v can fill at most min(copies of v in hands, free cells of v) of them.
+
+Every value is exact; a search that runs out of time raises internally and the answer is
+``None`` ("unknown"), never a guess. The reference for correctness is
+``tests/minimax_ref.py``, a plain minimax written separately.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from catbox_solver.errors import SearchError
+from catbox_solver.model.position import Play, Position, largest_group
+from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.search.fast import FastState
+
+QUESTIONS = ("paradox", "tricks", "score", "table")
+
+Value = bool | int | None
+Progress = Callable[[int, int], None]
+
+
+class _Timeout(Exception):
+    """The deadline passed: the answer is unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """The value of the question after one legal play of the player to move."""
+
+    play: Play
+    result: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a question about a position: ``value`` (None if the search ran out of
+    time), the value after every legal play of the player to move, a principal variation
+    (best play by everyone, from the position to the end of the round), the number of
+    nodes searched and the time taken."""
+
+    question: str
+    hero: int
+    value: Value
+    plays: tuple[PlayResult, ...]
+    pv: tuple[Play, ...]
+    nodes: int
+    seconds: float
+    to_move: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixed JSON shape of POSITION-JSON.md."""
+        return {
+            "question": self.question,
+            "hero": self.hero,
+            "value": self.value,
+            "plays": [
+                {
+                    "value": r.play.value,
+                    "color": COLOR_CHARS[r.play.color],
+                    "text": r.play.text,
+                    "result": r.result,
+                }
+                for r in self.plays
+            ],
+            "pv": [
+                {"value": p.value, "color": COLOR_CHARS[p.color], "text": p.text}
+                for p in self.pv
+            ],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+    def best_first(self) -> tuple[PlayResult, ...]:
+        """The plays, best for the player to move first (hero: highest value first; any
+        other player: lowest value for the hero first; unknown last)."""
+        mover_is_hero = self.to_move == self.hero or self.question == "table"
+
+        def rank(r: PlayResult) -> tuple[int, int]:
+            if r.result is None:
+                return (1, 0)
+            v = int(r.result)
+            return (0, -v if mover_is_hero else v)
+
+        return tuple(sorted(self.plays, key=rank))
+
+
+def _check_hero(pos: Position, hero: int) -> None:
+    if not isinstance(hero, int) or not 0 <= hero < pos.rules.players:
+        raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
+
+
+def _check_question(question: str) -> None:
+    if question not in QUESTIONS:
+        raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
+
+
+def _check_prediction(pos: Position, hero: int) -> None:
+    """The score question needs the hero's prediction (3-5 players, or the 2-player
+    prediction reading)."""
+    rules = pos.rules
+    if rules.players == 2 and rules.two_player_bonus == "at-most-4":
+        return
+    if pos.predictions is None or pos.predictions[hero] is None:
+        raise SearchError(
+            f"the prediction of seat {hero} is unknown: the score question needs it"
+        )
+
+
+class Search:
+    """Searches on one position for one hero; the transposition tables are kept between
+    questions, so asking several questions of one position shares work."""
+
+    def __init__(self, pos: Position, hero: int, deadline: float | None = None) -> None:
+        _check_hero(pos, hero)
+        self.pos = pos
+        self.st = FastState(pos)
+        self.hero = hero
+        self.deadline = deadline
+        self.nodes = 0
+        self.ta: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.tb: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.tt: dict[tuple[int, ...], bool] = {}
+        self.ts: dict[tuple[int, ...], tuple[int, int]] = {}
+        rules = pos.rules
+        self._at_most_4 = rules.players == 2 and rules.two_player_bonus == "at-most-4"
+        preds = pos.predictions
+        self._pred = None if preds is None else preds[hero]
+        self._removed = rules.interrupted_trick == "removed"
+        self._row_order = rules.row_order
+        self._diagonal = rules.adjacency == "diagonal"
+        self._groups: dict[int, int] = {}
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & 4095 and self.deadline is not None:
+            if time.perf_counter() > self.deadline:
+                raise _Timeout
+
+    def key(self) -> tuple[int, ...]:
+        """Canonical key of the state at the start of a trick: blue, yellow and green are
+        interchangeable, so each is described by (its board row, the seats holding it) and
+        the three are sorted; owners of tokens are left out."""
+        st = self.st
+        rows = st.rows
+        s0 = s1 = s2 = s3 = 0
+        bit = 1
+        for cm in st.colors:
+            if cm & 1:
+                s0 |= bit
+            if cm & 2:
+                s1 |= bit
+            if cm & 4:
+                s2 |= bit
+            if cm & 8:
+                s3 |= bit
+            bit <<= 1
+        a = rows[1] << 8 | s1
+        b = rows[2] << 8 | s2
+        c = rows[3] << 8 | s3
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+            if a > b:
+                a, b = b, a
+        return (rows[0] << 8 | s0, a, b, c, st.leader, *st.hands)
+
+    def score_key(self) -> tuple[int, ...]:
+        """Key for the score question: the hero's tokens and tricks matter, no symmetry."""
+        st = self.st
+        h = self.hero
+        return (st.used, st.owners[h], st.won[h], st.leader, *st.colors, *st.hands)
+
+    # ---- game A: tricks still won by the hero while never causing a paradox ----------
+    def _a(self, r: int) -> bool:
+        """Can the hero make sure to cause no paradox and win at least ``r`` (>= 0) more
+        tricks?"""
+        st = self.st
+        tl = st.tricks_left
+        if tl == 0:
+            return r <= 0
+        if r > tl:
+            return False
+        self._tick()
+        plays = st.legal()
+        hero = self.hero
+        p = (st.leader + len(st.trick)) % st.n
+        if not plays:
+            return p != hero and r <= 0
+        key = None
+        if not st.trick:
+            key = self.key()
+            ent = self.ta.get(key)
+            if ent is not None:
+                if ent[0] >= r:
+                    return True
+                if ent[1] < r:
+                    return False
+        mine = p == hero
+        res = not mine
+        for play in self._order(plays, p, r > 0):
+            w = st.push(play)
+            if w == hero:
+                sub = self._a(r - 1 if r > 0 else 0)
+            else:
+                sub = self._a(r)
+            st.pop()
+            if sub == mine:
+                res = mine
+                break
+        if key is not None:
+            lo, hi = self.ta.get(key, (-1, tl))
+            if res:
+                lo = max(lo, r)
+            else:
+                hi = min(hi, r - 1)
+            self.ta[key] = (lo, hi)
+        return res
+
+    # ---- game B: tricks the hero has won when forced into a paradox --------------------
+    def _b(self, s: int) -> bool:
+        """Can the hero make sure that it causes no paradox, or that it has won at most
+        ``s`` (>= -1) more tricks when it does? (s = -1: no paradox by the hero.)"""
+        st = self.st
+        tl = st.tricks_left
+        if s >= tl - 1:
+            return True
+        self._tick()
+        plays = st.legal()
+        hero = self.hero
+        p = (st.leader + len(st.trick)) % st.n
+        if not plays:
+            return p != hero or s >= 0
+        key = None
+        if not st.trick:
+            key = self.key()
+            ent = self.tb.get(key)
+            if ent is not None:
+                if ent[1] <= s:
+                    return True
+                if ent[0] > s:
+                    return False
+        mine = p == hero
+        res = not mine
+        for play in self._order(plays, p, False):
+            w = st.push(play)
+            if w == hero:
+                sub = self._b(s - 1 if s >= 0 else -1)
+            else:
+                sub = self._b(s)
+            st.pop()
+            if sub == mine:
+                res = mine
+                break
+        if key is not None:
+            lo, hi = self.tb.get(key, (-1, tl - 1))
+            if res:
+                hi = min(hi, s)
+            else:
+                lo = max(lo, s + 1)
+            self.tb[key] = (lo, hi)
+        return res
+
+    # ---- cooperative: some continuation without paradox -------------------------------
+    def _t(self) -> bool:
+        st = self.st
+        tl = st.tricks_left
+        if tl == 0:
+            return True
+        self._tick()
+        plays = st.legal()
+        if not plays:
+            return False
+        key = None
+        if not st.trick:
+            key = self.key()
+            ent = self.tt.get(key)
+            if ent is not None:
+                return ent
+            if not self._cells_suffice():
+                self.tt[key] = False
+                return False
+        res = False
+        for play in plays:
+            st.push(play)
+            sub = self._t()
+            st.pop()
+            if sub:
+                res = True
+                break
+        if key is not None:
+            self.tt[key] = res
+        return res
+
+    def _cells_suffice(self) -> bool:
+        """Counting fact: the plays still to come (every seat plays once per trick left)
+        need distinct free cells, and value v fills at most min(copies of v still in
+        hands, free cells of v) of them."""
+        st = self.st
+        total = sum(st.hands)
+        used = st.used
+        room = 0
+        for _ in range(st.nv):
+            cnt = total & 15
+            if cnt:
+                free = 4 - (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)[used & 15]
+                room += cnt if cnt < free else free
+            total >>= 4
+            used >>= 4
+        return room >= st.n * st.tricks_left
+
+    # ---- score: the hero's final round score ------------------------------------------
+    def _final_score(self, paradox_seat: int) -> int:
+        st = self.st
+        h = self.hero
+        w = st.won[h]
+        if paradox_seat == h:
+            return -w
+        met = w <= 4 if self._at_most_4 else w == self._pred
+        if not met:
+            return w
+        mask = st.owners[h]
+        if paradox_seat >= 0 and self._removed and st.trick:
+            n = st.n
+            for i, pl in enumerate(st.trick):
+                if (st.leader + i) % n == h:
+                    mask &= ~(1 << pl.cell)
+        g = self._groups.get(mask)
+        if g is None:
+            g = largest_group(mask, self._row_order, self._diagonal)
+            self._groups[mask] = g
+        return w + g
+
+    def _s(self, k: int) -> bool:
+        """Can the hero make sure its round score is at least ``k``?"""
+        st = self.st
+        tl = st.tricks_left
+        if tl == 0:
+            return self._final_score(-1) >= k
+        self._tick()
+        plays = st.legal()
+        p = (st.leader + len(st.trick)) % st.n
+        if not plays:
+            return self._final_score(p) >= k
+        key = None
+        if not st.trick:
+            key = self.score_key()
+            ent = self.ts.get(key)
+            if ent is not None:
+                if ent[0] >= k:
+                    return True
+                if ent[1] < k:
+                    return False
+        mine = p == self.hero
+        res = not mine
+        for play in self._order(plays, p, True):
+            st.push(play)
+            sub = self._s(k)
+            st.pop()
+            if sub == mine:
+                res = mine
+                break
+        if key is not None:
+            lo, hi = self.ts.get(key, (-1000, 1000))
+            if res:
+                lo = max(lo, k)
+            else:
+                hi = min(hi, k - 1)
+            self.ts[key] = (lo, hi)
+        return res
+
+    # ---- move ordering ----------------------------------------------------------------
+    def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
+        return plays
+
+    # ---- exact values on the current state ------------------------------------------
+    def tricks_at_least(self, k: int) -> bool:
+        """Are the hero's final trick points at least ``k``?"""
+        w = self.st.won[self.hero]
+        if k >= 1:
+            return self._a(max(0, k - w))
+        return self._b(max(-1, -k - w))
+
+    def tricks_exact(self) -> int:
+        """The hero's guaranteed final trick points."""
+        st = self.st
+        w = st.won[self.hero]
+        tl = st.tricks_left
+        if self._a(0):
+            lo, hi = 0, tl
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if self._a(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return w + lo
+        lo, hi = 0, max(tl - 1, 0)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._b(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return -(w + lo)
+
+    def score_exact(self) -> int:
+        st = self.st
+        w = st.won[self.hero]
+        tl = st.tricks_left
+        lo = -(w + tl)
+        hi = w + tl + bin(st.owners[self.hero]).count("1") + tl
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._s(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def at_least(self, question: str, k: int) -> bool:
+        """Is the value of ``question`` on the current state at least ``k`` (booleans as
+        0 and 1)?"""
+        if question == "tricks":
+            return self.tricks_at_least(k)
+        if question == "score":
+            return self._s(k)
+        if k <= 0:
+            return True
+        if k >= 2:
+            return False
+        return self._a(0) if question == "paradox" else self._t()
+
+    def exact(self, question: str) -> Value:
+        """The exact value of ``question`` on the current state."""
+        if question == "paradox":
+            return self._a(0)
+        if question == "tricks":
+            return self.tricks_exact()
+        if question == "score":
+            return self.score_exact()
+        return self._t()
+
+    def principal_variation(self, question: str, value: Value) -> tuple[Play, ...]:
+        """A line of best play from the current state to the end of the round: at each
+        step the first play (in search order) that keeps the value."""
+        assert value is not None
+        st = self.st
+        v = int(value)
+        line: list[Play] = []
+        if question == "table" and not value:
+            return ()
+        while True:
+            plays = st.legal()
+            if not plays:
+                break
+            p = st.to_move
+            chosen = None
+            for play in self._order(plays, p, True):
+                st.push(play)
+                if question == "table":
+                    ok = self._t()
+                elif p == self.hero:
+                    ok = self.at_least(question, v)
+                else:
+                    ok = not self.at_least(question, v + 1)
+                if ok:
+                    chosen = play
+                    break
+                st.pop()
+            if chosen is None:  # pragma: no cover - contradicts the value just computed
+                raise SearchError("principal variation lost the value")
+            line.append(chosen)
+        for _ in line:
+            st.pop()
+        return tuple(line)
+
+
+def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> Value:
+    """The value of a finished round (or a paradox position)."""
+    if question == "table":
+        return pos.tricks_left == 0
+    by = pos.paradox_by
+    if question == "paradox":
+        return by != hero
+    if question == "tricks":
+        return pos.trick_points(hero)
+    return search._final_score(-1 if by is None else by)
+
+
+def solve(
+    pos: Position,
+    hero: int,
+    question: str,
+    timeout: float | None = None,
+    progress: Progress | None = None,
+) -> Answer:
+    """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
+    play of the player to move, a principal variation. ``timeout`` in seconds: when it
+    passes, the value is None (unknown). ``progress(done, total)`` is called as the plays
+    of the player to move are searched."""
+    _check_question(question)
+    _check_hero(pos, hero)
+    if question == "score":
+        _check_prediction(pos, hero)
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
+    search = Search(pos, hero, deadline)
+    plays = pos.legal_plays()
+    to_move = pos.to_move
+    if not plays:
+        value = _terminal_value(pos, hero, question, search)
+        return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
+    results: list[Value] = []
+    st = search.st
+    try:
+        for i, play in enumerate(plays):
+            if progress is not None:
+                progress(i, len(plays))
+            st.push(play)
+            try:
+                results.append(search.exact(question))
+            finally:
+                st.pop()
+        if progress is not None:
+            progress(len(plays), len(plays))
+        value = _combine(question, to_move == hero, results)
+        pv = search.principal_variation(question, value)
+    except _Timeout:
+        done = [PlayResult(p, r) for p, r in zip(plays, results, strict=False)]
+        done += [PlayResult(p, None) for p in plays[len(results) :]]
+        return Answer(
+            question, hero, None, tuple(done), (), search.nodes,
+            time.perf_counter() - start, to_move,
+        )
+    return Answer(
+        question,
+        hero,
+        value,
+        tuple(PlayResult(p, r) for p, r in zip(plays, results, strict=True)),
+        pv,
+        search.nodes,
+        time.perf_counter() - start,
+        to_move,
+    )
+
+
+def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
+    """The value of a position from the values after each play of the player to move."""
+    if question == "table":
+        return any(results)
+    if question == "paradox":
+        return any(results) if hero_moves else all(results)
+    ints = [int(r) for r in results if r is not None]
+    return max(ints) if hero_moves else min(ints)
+
+
+def value_only(pos: Position, hero: int, question: str, timeout: float | None = None) -> Value:
+    """Just the value (no per-play values, no line): cheaper than :func:`solve`."""
+    _check_question(question)
+    _check_hero(pos, hero)
+    if question == "score":
+        _check_prediction(pos, hero)
+    search = Search(pos, hero, None if timeout is None else time.perf_counter() + timeout)
+    if not pos.legal_plays():
+        return _terminal_value(pos, hero, question, search)
+    try:
+        return search.exact(question)
+    except _Timeout:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One line of a double-dummy table: the seat as hero, whether it can avoid causing a
+    paradox, its guaranteed trick points and its guaranteed score (None if its prediction
+    is unknown or the time ran out)."""
+
+    seat: int
+    paradox: bool | None
+    tricks: int | None
+    score: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DDTable:
+    rows: tuple[TableRow, ...]
+    nodes: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": [
+                {"seat": r.seat, "paradox": r.paradox, "tricks": r.tricks, "score": r.score}
+                for r in self.rows
+            ],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def dd_table(
+    pos: Position, timeout: float | None = None, progress: Progress | None = None
+) -> DDTable:
+    """For every seat as hero: the paradox verdict, the guaranteed trick points and the
+    guaranteed score (None where the prediction is unknown). ``timeout`` covers the whole
+    table; values not reached in time are None."""
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
+    rows: list[TableRow] = []
+    nodes = 0
+    n = pos.rules.players
+    terminal = not pos.legal_plays()
+    for seat in range(n):
+        if progress is not None:
+            progress(seat, n)
+        search = Search(pos, seat, deadline)
+        vals: list[Value] = []
+        for q in ("paradox", "tricks", "score"):
+            if q == "score":
+                try:
+                    _check_prediction(pos, seat)
+                except SearchError:
+                    vals.append(None)
+                    continue
+            if terminal:
+                vals.append(_terminal_value(pos, seat, q, search))
+                continue
+            try:
+                vals.append(search.exact(q))
+            except _Timeout:
+                vals.append(None)
+                search.st = FastState(pos)
+        nodes += search.nodes
+        p, t, s = vals
+        rows.append(
+            TableRow(
+                seat,
+                None if p is None else bool(p),
+                None if t is None else int(t),
+                None if s is None else int(s),
+            )
+        )
+    if progress is not None:
+        progress(n, n)
+    return DDTable(tuple(rows), nodes, time.perf_counter() - start)
