@@ -76,8 +76,17 @@ def mid_round_positions(rules: Ruleset, count: int, seed: int) -> list[Position]
     # rebuild each position from its fields so no lazily computed state is carried over
     return [
         Position(
-            p.rules, p.owners, p.neutral, p.hands, p.colors, p.leader, p.trick,
-            p.tricks_won, p.predictions, p.tricks_left, validate=False,
+            p.rules,
+            p.owners,
+            p.neutral,
+            p.hands,
+            p.colors,
+            p.leader,
+            p.trick,
+            p.tricks_won,
+            p.predictions,
+            p.tricks_left,
+            validate=False,
         )
         for p in out
     ]
