@@ -416,14 +416,15 @@ def position_from_notation(text: str) -> Position:
     if not text.strip():
         raise NotationError("empty position", "players", 1)
     fields = _split_fields(text)
-    if len(fields) < 4:
-        raise NotationError(
-            "expected fields 'NP RULESET | BOARD | HANDS | COLORS | lead ... | won ... | "
-            f"left ...' separated by '{FIELD_SEP}', found {len(fields)}",
-            None,
-            len(text) + 1,
-        )
     rules = _parse_header(fields[0])
+    for i, name in enumerate(("board", "hands", "colors"), start=1):
+        if len(fields) <= i:
+            raise NotationError(
+                f"missing field {name}: expected 'NP RULESET | BOARD | HANDS | COLORS | "
+                f"lead ... | won ... | left ...' separated by '{FIELD_SEP}'",
+                name,
+                len(text) + 1,
+            )
     owners, neutral = _parse_board(fields[1], rules)
     hands = _parse_hands(fields[2], rules)
     colors = _parse_colors(fields[3], rules)
