@@ -185,10 +185,11 @@ def play_round(
         seat = pos.to_move
         view = PlayerView.of_position(pos, seat, "play")
         choice = bots[seat].play(view)
-        count_play_events(pos, choice, events)
         trick = pos.trick
         leader = pos.leader
-        pos = pos.play(choice)
+        after = pos.play(choice)  # checked: a bot breaking the rules raises IllegalPlayError
+        count_play_events(pos, choice, events)
+        pos = after
         plays.append((seat, choice))
         if observer:
             observer("play", {"seat": seat, "play": choice})
