@@ -1,0 +1,365 @@
+"""Existence questions decided by CP-SAT: "is there any continuation where ...?".
+
+The question is cooperative: every play is a free choice within the rules. A condition is
+put behind its own assumption literal, so that when no continuation meets them all the
+solver names a set of conditions that clash. Every witness line is replayed through
+:meth:`Position.play` and checked against the conditions before it is returned; one that
+does not replay is a bug of the encoding and raises :class:`WitnessBug`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from catbox_solver.errors import SearchError
+from catbox_solver.model.cpsat import (
+    Lit,
+    RoundModel,
+    add_clause,
+    add_owner_at_end,
+    build_round,
+    empty_at_end_lit,
+    neg,
+    no_paradox_lit,
+    paradox_lit,
+    value_of,
+)
+from catbox_solver.model.position import PLAYS, Play, Position
+from catbox_solver.model.rules import COLOR_CHARS
+
+DEFAULT_WORKERS = 2
+DEFAULT_TIME_LIMIT = 60.0
+
+
+class WitnessBug(AssertionError):
+    """A solver witness that the rules engine rejects: a bug in the encoding, not bad input."""
+
+
+# ---- conditions --------------------------------------------------------------------------
+
+
+def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
+    """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color)."""
+    s = text.strip()
+    if len(s) != 2 or s[0].upper() not in COLOR_CHARS or not s[1].isdigit():
+        raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
+    v = int(s[1])
+    if not 1 <= v <= values:
+        raise SearchError(f"cell {text!r}: value {v} outside 1-{values}")
+    return v, COLOR_CHARS.index(s[0].upper())
+
+
+def cell_text(value: int, color: int) -> str:
+    return f"{COLOR_CHARS[color]}{value}"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of an existence question; ``name`` is how the CLI spells it."""
+
+    kind: str
+    seat: int | None = None
+    count: int | None = None
+    trick: int | None = None
+    cell: tuple[int, int] | None = None
+    board: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def name(self) -> str:
+        if self.kind == "no-paradox":
+            return "--no-paradox"
+        if self.kind == "paradox-by":
+            at = f" --at-trick {self.trick}" if self.trick is not None else ""
+            return f"--paradox-by {self.seat}{at}"
+        if self.kind == "paradox":
+            at = f" --at-trick {self.trick}" if self.trick is not None else ""
+            return f"--paradox{at}"
+        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most"):
+            return f"--{self.kind} {self.seat}={self.count}"
+        if self.kind == "empty":
+            assert self.cell is not None
+            return f"--empty {cell_text(*self.cell)}"
+        if self.kind == "final-board":
+            assert self.board is not None
+            return "--final-board " + " ".join(f"{k}:{v}" for k, v in self.board)
+        return self.kind
+
+    def add(self, rm: RoundModel, enforce: Lit) -> None:
+        """Add the condition to the model, enforced by the literal ``enforce``."""
+        model = rm.model
+        n = rm.players
+        if self.seat is not None and not 0 <= self.seat < n:
+            raise SearchError(f"{self.name}: seat {self.seat} outside 0-{n - 1}")
+        if self.kind == "no-paradox":
+            add_clause(model, [no_paradox_lit(rm)], enforce)
+        elif self.kind in ("paradox-by", "paradox"):
+            add_clause(model, [paradox_lit(rm, self.seat, self.trick)], enforce)
+        elif self.kind in ("tricks", "tricks-at-least", "tricks-at-most"):
+            assert self.seat is not None and self.count is not None
+            t = rm.tricks_won[self.seat]
+            if self.kind == "tricks":
+                ct = model.add(t == self.count)
+            elif self.kind == "tricks-at-least":
+                ct = model.add(t >= self.count)
+            else:
+                ct = model.add(t <= self.count)
+            if not isinstance(ct, bool):
+                ct.only_enforce_if(enforce)
+        elif self.kind == "empty":
+            assert self.cell is not None
+            v, c = self.cell
+            if v > rm.rules.values:
+                raise SearchError(f"{self.name}: no cell of value {v} with {n} players")
+            add_clause(model, [empty_at_end_lit(rm, (v - 1) * 4 + c)], enforce)
+        elif self.kind == "final-board":
+            assert self.board is not None
+            for color_char, row in self.board:
+                c = COLOR_CHARS.index(color_char)
+                for i, ch in enumerate(row):
+                    owner: int | None
+                    owner = None if ch == "." else -1 if ch == "N" else int(ch)
+                    add_owner_at_end(rm, i * 4 + c, owner, enforce)
+        else:  # pragma: no cover - conditions are built by the functions below
+            raise SearchError(f"unknown condition {self.kind!r}")
+
+    def holds(self, final: Position) -> bool:
+        """Check the condition on the position where a replayed line ends."""
+        if self.kind == "no-paradox":
+            return not final.is_paradox
+        if self.kind in ("paradox-by", "paradox"):
+            if not final.is_paradox:
+                return False
+            if self.seat is not None and final.paradox_by != self.seat:
+                return False
+            return self.trick is None or final.tricks_played + 1 == self.trick
+        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most"):
+            assert self.seat is not None and self.count is not None
+            t = final.tricks_won[self.seat]
+            if self.kind == "tricks":
+                return t == self.count
+            return t >= self.count if self.kind == "tricks-at-least" else t <= self.count
+        owners = final.final_owners()
+        used = final.neutral
+        for m in owners:
+            used |= m
+        if self.kind == "empty":
+            assert self.cell is not None
+            v, c = self.cell
+            return not used >> ((v - 1) * 4 + c) & 1
+        assert self.board is not None
+        for color_char, row in self.board:
+            c = COLOR_CHARS.index(color_char)
+            for i, ch in enumerate(row):
+                bit = 1 << (i * 4 + c)
+                if ch == ".":
+                    ok = not used & bit
+                elif ch == "N":
+                    ok = bool(final.neutral & bit)
+                else:
+                    ok = bool(owners[int(ch)] & bit)
+                if not ok:
+                    return False
+        return True
+
+
+def no_paradox() -> Condition:
+    """The round ends with no paradox."""
+    return Condition("no-paradox")
+
+
+def paradox(trick: int | None = None) -> Condition:
+    """Some player causes a paradox (in round trick number ``trick``, 1-based)."""
+    return Condition("paradox", trick=trick)
+
+
+def paradox_by(seat: int, trick: int | None = None) -> Condition:
+    """Seat ``seat`` causes a paradox (in round trick number ``trick``, 1-based)."""
+    return Condition("paradox-by", seat=seat, trick=trick)
+
+
+def tricks(seat: int, count: int) -> Condition:
+    """Seat ``seat`` ends the round with exactly ``count`` tricks."""
+    return Condition("tricks", seat=seat, count=count)
+
+
+def tricks_at_least(seat: int, count: int) -> Condition:
+    return Condition("tricks-at-least", seat=seat, count=count)
+
+
+def tricks_at_most(seat: int, count: int) -> Condition:
+    return Condition("tricks-at-most", seat=seat, count=count)
+
+
+def empty(cell: str | tuple[int, int]) -> Condition:
+    """The cell (``g4`` or (value, color)) holds no token when the round ends."""
+    if isinstance(cell, str):
+        cell = parse_cell(cell)
+    return Condition("empty", cell=cell)
+
+
+def final_board(board: dict[str, str]) -> Condition:
+    """The board when the round ends, as catbox-position board strings per color
+    (``.`` empty, a seat digit, ``N`` neutral)."""
+    if not isinstance(board, dict) or set(board) != set(COLOR_CHARS):
+        raise SearchError("a final board names the four rows R, B, Y, G")
+    lengths = {len(row) for row in board.values()}
+    if len(lengths) != 1:
+        raise SearchError("the rows of a final board differ in length")
+    for ch, row in board.items():
+        for i, cell in enumerate(row):
+            if cell not in ".N01234":
+                raise SearchError(f"final board row {ch}: bad character {cell!r} at {i + 1}")
+    return Condition("final-board", board=tuple((ch, board[ch]) for ch in COLOR_CHARS))
+
+
+# ---- answers -----------------------------------------------------------------------------
+
+
+@dataclass
+class ExistsAnswer:
+    """``exists`` True (with ``lines``), False (with the clashing condition names) or None
+    (the solver stopped: ``reason``)."""
+
+    exists: bool | None
+    lines: list[tuple[Play, ...]] = field(default_factory=list)
+    clash: list[str] = field(default_factory=list)
+    reason: str = ""
+    seconds: float = 0.0
+
+    @property
+    def line(self) -> tuple[Play, ...] | None:
+        return self.lines[0] if self.lines else None
+
+    def to_json(self) -> dict[str, Any]:
+        from catbox_solver.model.jsonform import play_json
+
+        if self.exists is None:
+            return {"exists": None, "reason": self.reason}
+        if not self.exists:
+            return {"exists": False, "clash": list(self.clash)}
+        out: dict[str, Any] = {"exists": True, "line": [play_json(p) for p in self.lines[0]]}
+        if len(self.lines) > 1:
+            out["lines"] = [[play_json(p) for p in line] for line in self.lines]
+        return out
+
+
+def extract_line(rm: RoundModel, solver: cp_model.CpSolver) -> tuple[Play, ...]:
+    """The plays of the solution, step by step until the round ends."""
+    line: list[Play] = []
+    for s in range(rm.steps):
+        chosen = [cell for cell, lit in rm.x[s].items() if value_of(solver, lit)]
+        if not chosen:
+            break
+        cell = chosen[0]
+        line.append(PLAYS[cell // 4 + 1][cell % 4])
+    return tuple(line)
+
+
+def replay(pos: Position, line: Sequence[Play], conditions: Sequence[Condition]) -> Position:
+    """Play ``line`` from ``pos`` through the rules engine; the round must be over at its
+    end and every condition must hold, else :class:`WitnessBug`."""
+    cur = pos
+    for i, pl in enumerate(line):
+        try:
+            cur = cur.play(pl)
+        except Exception as exc:  # an illegal witness play is a bug of the encoding
+            raise WitnessBug(
+                f"bug: solver witness play {i + 1} ({pl.text}) does not replay: {exc}"
+            ) from exc
+    if not cur.is_over:
+        raise WitnessBug(f"bug: solver witness stops after {len(line)} plays but the round goes on")
+    for cond in conditions:
+        if not cond.holds(cur):
+            raise WitnessBug(f"bug: solver witness does not meet {cond.name}")
+    return cur
+
+
+def make_solver(workers: int, time_limit: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def exists(
+    pos: Position,
+    conditions: Sequence[Condition] = (),
+    count: int = 1,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = DEFAULT_WORKERS,
+) -> ExistsAnswer:
+    """Is there a continuation of ``pos`` meeting every condition? With ``count`` > 1,
+    up to that many distinct witness lines."""
+    if count < 1:
+        raise SearchError(f"count must be at least 1, not {count}")
+    t0 = time.perf_counter()
+    rm = build_round(pos)
+    model = rm.model
+    assumptions = []
+    for i, cond in enumerate(conditions):
+        a = model.new_bool_var(f"cond{i}")
+        cond.add(rm, a)
+        assumptions.append(a)
+    model.add_assumptions(assumptions)
+    lines: list[tuple[Play, ...]] = []
+    while len(lines) < count:
+        remaining = time_limit - (time.perf_counter() - t0)
+        solver = make_solver(workers, max(remaining, 0.01))
+        status = solver.solve(model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            line = extract_line(rm, solver)
+            replay(pos, line, conditions)
+            if line in lines:
+                raise WitnessBug(
+                    f"bug: the solver repeated witness {' '.join(p.text for p in line)}"
+                )
+            lines.append(line)
+            block_line(rm, line)
+            continue
+        if status == cp_model.INFEASIBLE:
+            if lines:
+                break
+            clash = _clash(rm, conditions, assumptions, solver, time_limit)
+            return ExistsAnswer(False, clash=clash, seconds=time.perf_counter() - t0)
+        if lines:
+            break
+        return ExistsAnswer(
+            None,
+            reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
+            seconds=time.perf_counter() - t0,
+        )
+    return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
+
+
+def block_line(rm: RoundModel, line: Sequence[Play]) -> None:
+    """Forbid this exact line in later solutions (for counting distinct witnesses)."""
+    lits = [neg(rm.x[s][pl.cell]) for s, pl in enumerate(line)]
+    if len(line) < rm.steps:
+        lits.append(rm.played[len(line)])
+    add_clause(rm.model, lits)
+
+
+def _clash(
+    rm: RoundModel,
+    conditions: Sequence[Condition],
+    assumptions: list[Lit],
+    solver: cp_model.CpSolver,
+    time_limit: float,
+) -> list[str]:
+    """Names of conditions that together have no continuation (the solver's sufficient
+    assumptions; a single worker gives the smallest set)."""
+    if not conditions:
+        return []
+    core = list(solver.sufficient_assumptions_for_infeasibility())
+    if len(conditions) > 1:
+        one = make_solver(1, time_limit)
+        if one.solve(rm.model) == cp_model.INFEASIBLE:
+            core = list(one.sufficient_assumptions_for_infeasibility())
+    index = {a.index: i for i, a in enumerate(assumptions)}
+    names = [conditions[index[c]].name for c in core if c in index]
+    return names or [c.name for c in conditions]
