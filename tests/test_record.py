@@ -1,0 +1,216 @@
+"""Text game records: writing, reading back exactly, and syntax errors naming the line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catbox_solver.errors import RecordError
+from catbox_solver.model.game import play_game
+from catbox_solver.model.position import PLAYS
+from catbox_solver.model.record import (
+    GameRecord,
+    RecordSyntaxError,
+    game_record,
+    read_record,
+    write_record,
+)
+from catbox_solver.model.referee import verify
+from catbox_solver.model.rules import PRESETS, Ruleset
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "records.md"
+
+ROUND_1_4P_SEED_3 = """\
+round 1
+start 0
+deal 1223346678 1133445677 2234555668 1124577888
+discards 8 1 6 7
+predictions 3 2 3 1
+trick 1 0:7g 1:5g 2:3g 3:7b
+trick 2 0:4g 1:6r 2:5r 3:5y
+trick 3 1:3r 2:4r 3:2b 0:1b
+trick 4 2:2r 3:1y 0:2g 1:7r
+trick 5 1:4y 2:6y 3:4b 0:2y
+trick 6 2:8y 3:8b 0:3b 1:3y
+trick 7 2:5b
+paradox 3
+won 1 2 3 0
+scores 1 4 6 0
+"""
+
+
+def test_written_record_of_a_pinned_game() -> None:
+    text = write_record(play_game(Ruleset(players=4), 3))
+    assert text.startswith("catbox-record 1\nplayers 4\nruleset official\nseed 3\n\n")
+    assert ROUND_1_4P_SEED_3 in text
+    assert text.endswith("\n\ntotals -1 3 9 6\nwinners 2\n")
+    assert text.count("\nround ") == 4
+
+
+def test_two_player_rounds_have_leftover_and_neutral_lines() -> None:
+    text = write_record(play_game(Ruleset(players=2), 3))
+    assert "\nround 1\nstart 0\ndeal 1222333455 1112344555\ndiscards 5 1\n" in text
+    assert "leftover 31442\nneutral 1g 3g 4g\ntrick 1 0:4y 1:5r\n" in text
+    assert "predictions" not in text
+    record = read_record(text)
+    assert record.rounds[0].leftover == (3, 1, 4, 4, 2)
+    assert record.rounds[0].neutral == (PLAYS[1][3], PLAYS[3][3], PLAYS[4][3])
+
+
+@settings(max_examples=40)
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10**9),
+    preset=st.sampled_from(sorted(PRESETS)),
+    first=st.integers(0, 4),
+)
+def test_records_round_trip_and_verify(players: int, seed: int, preset: str, first: int) -> None:
+    rules = Ruleset.from_name(preset, players)
+    game = play_game(rules, seed, first_start=first % players)
+    text = write_record(game)
+    record = read_record(text)
+    assert record == game_record(game)
+    assert write_record(record) == text
+    verdict = verify(record)
+    assert verdict.valid, str(verdict)
+    assert verdict.totals == game.totals
+    assert verdict.winners == game.winners
+    assert [rv.scores for rv in verdict.rounds] == [r.scores for r in game.rounds]
+    assert [rv.paradox_by for rv in verdict.rounds] == [r.paradox_by for r in game.rounds]
+
+
+def test_names_header_round_trips() -> None:
+    game = play_game(Ruleset(players=3), 4)
+    record = game_record(game, ("you", "bot1", "bot2"))
+    text = write_record(record)
+    assert "\nnames you bot1 bot2\n" in text
+    assert read_record(text).names == ("you", "bot1", "bot2")
+    assert write_record(read_record(text)) == text
+
+
+def test_line_numbers_are_kept() -> None:
+    record = read_record(write_record(play_game(Ruleset(players=4), 3)))
+    r = record.rounds[0]
+    assert (r.line("round"), r.line("start"), r.line("deal")) == (6, 7, 8)
+    assert r.line("trick 1") == 11
+    assert r.line("paradox") == 18
+    assert record.line("totals") is not None
+    assert game_record(play_game(Ruleset(players=4), 3)).rounds[0].line("deal") is None
+
+
+def test_docs_example_reads_round_trips_and_is_valid() -> None:
+    if not DOCS.exists():  # pragma: no cover - docs folder absent
+        pytest.skip("docs/records.md not found")
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+    example = next(b for b in blocks if b.startswith("catbox-record 1"))
+    record = read_record(example)
+    assert write_record(record) == example
+    assert example == write_record(play_game(Ruleset(players=3), 5))
+    verdict = verify(record)
+    assert verdict.valid
+    assert verdict.totals == (6, 3, -3)
+    assert verdict.winners == (0,)
+
+
+def test_comments_blank_lines_and_spacing_are_ignored() -> None:
+    text = write_record(play_game(Ruleset(players=3), 8))
+    loose = "# a game\n\n" + "\n".join(
+        "  " + line.replace(" ", "   ") + "   # note" if line else "" for line in text.split("\n")
+    )
+    assert read_record(loose) == read_record(text)
+    # without the optional format line and ruleset line
+    bare = text.replace("catbox-record 1\n", "").replace("ruleset official\n", "")
+    assert write_record(read_record(bare)) == text
+
+
+def test_partial_record_without_scores_and_totals() -> None:
+    text = write_record(play_game(Ruleset(players=3), 8))
+    cut = text[: text.index("\nround 2")]
+    cut = re.sub(r"\n(won|scores) [^\n]*", "", cut)
+    record = read_record(cut)
+    assert len(record.rounds) == 1 and record.totals is None
+    assert record.rounds[0].won is None and record.rounds[0].scores is None
+    assert write_record(record) == cut
+
+
+GOOD = write_record(play_game(Ruleset(players=4), 3))
+GOOD_2P = write_record(play_game(Ruleset(players=2), 3))
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (_swap(GOOD, "players 4", "players 7"), 2, "players: 7 is not 2 to 5"),
+        (_swap(GOOD, "players 4", "players four"), 2, "not a whole number"),
+        (_swap(GOOD, "ruleset official", "ruleset fancy"), 3, "unknown ruleset 'fancy'"),
+        (_swap(GOOD, "seed 3", "seed 3\nplayers 4"), 5, "a second 'players' line"),
+        (_swap(GOOD, "deal 1223346678", "deal 1223346687"), 8, "ascending order"),
+        (_swap(GOOD, "deal 1223346678", "deal 12233466x8"), 8, "not a row of card values"),
+        (_swap(GOOD, "discards 8 1 6 7", "discards 8 1 6"), 9, "3 entries for 4 players"),
+        (_swap(GOOD, "trick 1 0:7g", "trick 1 0:7q"), 11, "bad color 'q'"),
+        (_swap(GOOD, "trick 1 0:7g", "trick 1 0-7g"), 11, "is not seat:play"),
+        (_swap(GOOD, "trick 1 0:7g", "trick 1 4:7g"), 11, "seat 4 outside 0..3"),
+        (_swap(GOOD, "trick 2 0:4g", "trick 3 0:4g"), 12, "trick 3 where trick 2"),
+        (_swap(GOOD, " 3:7b\n", "\n"), 11, "trick 1 has 3 plays"),
+        (_swap(GOOD, "trick 1 0:7g 1:5g 2:3g 3:7b", "trick 1 0:7g 1:5g 2:3g 3:7b 0:1r"), 11,
+         "5 plays for 4 players"),
+        (_swap(GOOD, "paradox 3\n", "paradox 3\ntrick 8 0:1r\n"), 19, "a trick after the"),
+        (_swap(GOOD, "won 1 2 3 0\nscores 1 4 6 0", "scores 1 4 6 0\nwon 1 2 3 0"), 20,
+         "'won' must come before scores"),
+        (_swap(GOOD, "predictions 3 2 3 1\ntrick 1", "trick 1"), 6, "no 'predictions' line"),
+        (_swap(GOOD, "trick 1 0:7g", "predictions 1 1 1 1\ntrick 1 0:7g"), 11,
+         "a second 'predictions' line"),
+        (_swap(GOOD, "round 2", "round 3"), 22, "round 3 where round 2"),
+        (_swap(GOOD, "start 1\n", "seed 9\nstart 1\n"), 23, "header line 'seed' after"),
+        (_swap(GOOD, "start 0\n", "bogus 1\n"), 7, "unknown line 'bogus'"),
+        (_swap(GOOD, "totals -1 3 9 6", "totals -1 3 9"), 66, "totals: 3 entries"),
+        (_swap(GOOD, "winners 2", "winners 2\nround 5"), 68, "a round after the game totals"),
+        (_swap(GOOD, "catbox-record 1\n", "catbox-record 2\n"), 1, "format version 1"),
+        (_swap(GOOD_2P, "leftover 31442\n", ""), 6, "2 players need a 'leftover' line"),
+        (_swap(GOOD_2P, "discards 5 1\n", "discards 5 1\npredictions 1 1\n"), 10,
+         "make no predictions"),
+        (_swap(GOOD, "predictions 3 2 3 1", "predictions 3 2 3 1\nleftover 12345"), 11,
+         "'leftover' is for 2 players"),
+        ("round 1\nstart 0\n", 1, "needs a 'players' line"),
+        ("players 3\nstart 0\n", 2, "outside a round"),
+    ],
+)
+def test_syntax_errors_name_the_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(RecordSyntaxError) as err:
+        read_record(text)
+    assert err.value.line == line
+    assert str(err.value).startswith(f"line {line}: ")
+    assert message in str(err.value)
+    assert isinstance(err.value, RecordError)
+
+
+def test_a_record_needs_a_round() -> None:
+    with pytest.raises(RecordError, match="no round"):
+        read_record("players 3\nruleset official\n")
+    with pytest.raises(RecordError, match="is text"):
+        read_record(b"players 3")  # type: ignore[arg-type]
+
+
+def test_missing_start_deal_discards() -> None:
+    for field in ("start 0\n", "deal 1223346678 1133445677 2234555668 1124577888\n",
+                  "discards 8 1 6 7\n"):
+        with pytest.raises(RecordSyntaxError) as err:
+            read_record(_swap(GOOD, field, ""))
+        assert err.value.line == 6
+        assert f"no '{field.split()[0]}' line" in str(err.value)
+
+
+def test_record_values_are_frozen() -> None:
+    record = read_record(GOOD)
+    assert isinstance(record, GameRecord)
+    with pytest.raises(AttributeError):
+        record.seed = 4  # type: ignore[misc]
