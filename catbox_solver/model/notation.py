@@ -485,6 +485,8 @@ def _read_file(name: str) -> str:
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise NotationError(f"cannot read file {name!r}: {reason}") from None
+    except ValueError as exc:  # e.g. a NUL character in the name
+        raise NotationError(f"cannot read file {name!r}: {exc}") from None
 
 
 def _is_batch(name: str) -> bool:
