@@ -188,8 +188,9 @@ def _observer(human: int) -> Any:
     """Prints the public course of the game for the human at seat ``human``."""
 
     def tell(kind: str, data: Mapping[str, Any]) -> None:
-        if kind == "start":
+        if kind == "begin":
             click.echo(f"\n=== round {data['round']}: seat {data['start']} starts ===")
+        elif kind == "start":
             if data["revealed"]:
                 click.echo(f"revealed leftover cards: {_seats(data['revealed'])}")
             if data["predictions"] is not None:

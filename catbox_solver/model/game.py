@@ -32,7 +32,8 @@ EVENTS: dict[str, str] = {
 """Rule events counted while playing, with what each one means."""
 
 Observer = Callable[[str, Mapping[str, object]], None]
-"""Told about public events while a round is played: ('start', {...}), ('play', {...}),
+"""Told about public events while a round is played: ('begin', {...}) before the discards,
+('start', {...}) at the first lead, ('play', {...}),
 ('trick', {...}), ('paradox', {...}), and at the end ('round', {'result': RoundResult}),
 the only report holding hidden cards (the round is over then)."""
 
@@ -169,6 +170,8 @@ def play_round(
     observer: Observer | None = None,
 ) -> RoundResult:
     """Play one round of a deal with the given bots (one per seat)."""
+    if observer:
+        observer("begin", {"round": number, "start": start})
     setup = setup_round(the_deal, start, bots)
     rules = the_deal.rules
     n = rules.players
