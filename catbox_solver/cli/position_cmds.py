@@ -43,6 +43,7 @@ def run_positions(
     as_json: bool,
     to_json: Callable[[Position], Any],
     to_text: Callable[[Position], str],
+    ansi: bool = False,
 ) -> None:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
@@ -50,6 +51,7 @@ def run_positions(
     CLI turns it into a one-line error, exit code 2). Batch: one output per input line, in
     order; a bad line prints ``{"error": ...}`` (with --json, on stdout) or ``error: ...``
     (on stderr) and the batch goes on; exit code 2 at the end if any line was bad.
+    ``ansi`` keeps ANSI color codes in the text even when stdout is not a terminal.
     """
     batch = is_batch_argument(arg)
     bad = 0
@@ -69,7 +71,7 @@ def run_positions(
             text = to_text(item)
             if batch and "\n" in text and total > 1:
                 click.echo("")
-            click.echo(text)
+            click.echo(text, color=True if ansi else None)
     if bad:
         click.echo(f"error: {bad} of {total} lines could not be read", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT)
@@ -134,7 +136,9 @@ def show(position: str, as_json: bool, notation: bool, ansi: bool) -> None:
     if notation:
         run_positions(position, False, position_to_dict, position_to_notation)
     else:
-        run_positions(position, as_json, position_to_dict, lambda p: render_text(p, ansi))
+        run_positions(
+            position, as_json, position_to_dict, lambda p: render_text(p, ansi), ansi
+        )
 
 
 @main.command(help=LEGAL_HELP, epilog=POSITION_HELP)
