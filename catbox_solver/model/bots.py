@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from catbox_solver.errors import CatboxError
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import ALL_COLORS, Ruleset
 
@@ -69,7 +70,7 @@ class PlayerView:
         """The view of ``seat`` in a position: everything public plus its own hand. The legal
         plays are filled in when it is the seat's turn to play."""
         if phase not in PHASES[1:]:
-            raise ValueError(f"a position view is for 'predict' or 'play', not {phase!r}")
+            raise CatboxError(f"a position view is for 'predict' or 'play', not {phase!r}")
         legal = pos.legal_plays() if phase == "play" and pos.to_move == seat else ()
         return cls(
             rules=pos.rules,
