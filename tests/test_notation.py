@@ -208,6 +208,16 @@ def test_conformance_positions_round_trip() -> None:
         assert position_to_notation(position_from_notation(text)) == text
 
 
+def test_docs_examples_are_canonical() -> None:
+    """Every notation line in docs/notation.md reads and writes back unchanged."""
+    doc = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+    lines = doc.read_text().splitlines()
+    examples = [line for line in lines if line[:2] in ("2p", "3p", "4p", "5p")]
+    assert len(examples) == 4
+    for text in examples:
+        assert position_to_notation(position_from_notation(text)) == text
+
+
 # ---- lenient input ---------------------------------------------------------------------------
 def test_lenient_input_reads_to_the_canonical_form() -> None:
     sloppy = (

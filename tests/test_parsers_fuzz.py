@@ -197,6 +197,18 @@ def test_position_from_dict_mutated(d: dict[str, Any]) -> None:
     only_catbox_errors(read_position, text)
 
 
+JSON_SEEDS = [json.dumps(d) for d in SEED_DICTS]
+
+
+@given(mutated(JSON_SEEDS))
+def test_position_from_json_mutated_text(text: str) -> None:
+    assume(not non_decimal_digit(text))  # see test_board_superscript_digit
+    pos = only_catbox_errors(position_from_json, text)
+    if isinstance(pos, Position):
+        assert position_from_notation(position_to_notation(pos)) == pos
+    only_catbox_errors(read_position, text.lstrip("@"))
+
+
 @given(st.text(alphabet=ALPHABET, max_size=120) | st.text(max_size=60))
 def test_position_from_json_random_text(text: str) -> None:
     assume(not huge_integer(text))  # see test_json_huge_integer
