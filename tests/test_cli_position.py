@@ -229,7 +229,7 @@ def test_batch_all_good_exits_zero(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arg", "fragment"),
     [
-        ("4p official | R:..", "missing field hands"),
+        ("4p official | R:..", "row R has 2 cells; 4 players use values 1-8"),
         (TWO_P.replace("lead 0", "lead 7"), "seat 7 does not exist with 2 players (field 'lead'"),
         (TWO_P.replace("official", "nonsense"), "unknown ruleset 'nonsense'"),
         (TWO_P.replace("won 1 0", "won 1 1"), "tricks won add up to 2, but 1 tricks"),

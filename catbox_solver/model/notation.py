@@ -417,7 +417,8 @@ def position_from_notation(text: str) -> Position:
         raise NotationError("empty position", "players", 1)
     fields = _split_fields(text)
     rules = _parse_header(fields[0])
-    for i, name in enumerate(("board", "hands", "colors"), start=1):
+
+    def field(i: int, name: str) -> _Field:
         if len(fields) <= i:
             raise NotationError(
                 f"missing field {name}: expected 'NP RULESET | BOARD | HANDS | COLORS | "
@@ -425,15 +426,17 @@ def position_from_notation(text: str) -> Position:
                 name,
                 len(text) + 1,
             )
-    owners, neutral = _parse_board(fields[1], rules)
-    hands = _parse_hands(fields[2], rules)
-    colors = _parse_colors(fields[3], rules)
+        return fields[i]
+
+    owners, neutral = _parse_board(field(1, "board"), rules)
+    hands = _parse_hands(field(2, "hands"), rules)
+    colors = _parse_colors(field(3, "colors"), rules)
     labelled: dict[str, _Field] = {}
-    for field in fields[4:]:
-        tokens = field.tokens()
+    for extra in fields[4:]:
+        tokens = extra.tokens()
         if not tokens:
             raise NotationError(
-                f"empty field (expected one of: {', '.join(LABELS)})", None, field.column
+                f"empty field (expected one of: {', '.join(LABELS)})", None, extra.column
             )
         head = tokens[0].text.lower()
         label = head.split(":", 1)[0] if head.startswith("lead") else head
@@ -445,7 +448,7 @@ def position_from_notation(text: str) -> Position:
             )
         if label in labelled:
             raise NotationError(f"field {label!r} given twice", label, tokens[0].column)
-        labelled[label] = field
+        labelled[label] = extra
     for label in ("lead", "won", "left"):
         if label not in labelled:
             raise NotationError(
@@ -472,7 +475,7 @@ def position_from_text(text: str) -> Position:
         except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
             # the JSON reader should only raise CatboxError; never let anything else out
             raise NotationError(f"cannot read JSON position: {exc}") from None
-    return position_from_notation(stripped)
+    return position_from_notation(text)  # unstripped: columns match what was typed
 
 
 def _read_file(name: str) -> str:
