@@ -284,6 +284,7 @@ def add_all_rules(rm: RoundModel, keeps0: list[list[Lit]], won0: list[int]) -> N
     add_rule1_cell_once(rm)
     add_leaders(rm)
     add_hands(rm)
+    add_counting(rm)
     add_rule2_colors_kept(rm, keeps0)
     add_color_loss(rm)
     add_red_lead(rm)
@@ -348,6 +349,22 @@ def add_rule1_cell_once(rm: RoundModel) -> None:
         prev = nxt
 
 
+def add_counting(rm: RoundModel) -> None:
+    """Counting invariants, redundant but they let the solver count instead of search: the
+    cells left empty at the end are the free cells minus the plays, in total and for each
+    value; the plays of a value are at most the copies held."""
+    model = rm.model
+    end = rm.empty[rm.steps]
+    free = sum(neg(rm.used_at_start[cell]) for cell in rm.cells)
+    model.add(sum(end.values()) == free - sum(rm.played))
+    for v in sorted({cell // 4 + 1 for cell in rm.cells}):
+        cells = [cell for cell in rm.cells if cell // 4 + 1 == v]
+        free_v = sum(neg(rm.used_at_start[cell]) for cell in cells)
+        plays_v = sum(rm.value_played[s][v] for s in range(rm.steps))
+        model.add(sum(end[cell] for cell in cells) == free_v - plays_v)
+        model.add(plays_v <= sum(h.get(v, 0) for h in rm.hand))
+
+
 def add_leaders(rm: RoundModel) -> None:
     """The leader of each later trick: one seat (a variable; it is the previous winner)."""
     n = rm.players
@@ -404,6 +421,12 @@ def add_hands(rm: RoundModel) -> None:
         for p in range(n):
             for v, y in by_seat[s][p].items():
                 add_clause(model, [neg(y), rm.has[j][p].get(v, False)])
+    # redundant (follows from the above): nobody plays more copies of a value than held
+    for p in range(n):
+        for v in values:
+            if v in rm.hand[p]:
+                ys = [by_seat[s][p][v] for s in range(rm.steps)]
+                model.add(sum(ys) <= rm.hand[p][v])
 
 
 def add_rule2_colors_kept(rm: RoundModel, keeps0: list[list[Lit]]) -> None:
@@ -472,7 +495,7 @@ def add_color_loss(rm: RoundModel) -> None:
                 add_clause(model, [after, neg(before), *lits])
 
 
-def _red_broken(rm: RoundModel, s: int) -> Lit:
+def red_broken_lit(rm: RoundModel, s: int) -> Lit:
     """Some token lies on the red row before step s."""
     if s not in rm.red_broken:
         reds = []
@@ -496,7 +519,7 @@ def add_red_lead(rm: RoundModel) -> None:
         s = rm.lead_step(j)
         if s is None:
             continue
-        broken = _red_broken(rm, s)
+        broken = red_broken_lit(rm, s)
         if broken is True:
             continue
         red_plays = [(cell // 4 + 1, rm.x[s][cell]) for cell in rm.cells if cell % 4 == RED]
@@ -639,7 +662,7 @@ def add_paradox(rm: RoundModel) -> None:
                     e = rm.empty[s].get(_cell(v, c), False)
                     lits = [neg(rm.paradox[s]), neg(seat), neg(has), neg(rm.keeps[j][p][c]), neg(e)]
                     if lead_never and c == RED:
-                        lits.append(neg(_red_broken(rm, s)))
+                        lits.append(neg(red_broken_lit(rm, s)))
                     add_clause(model, lits)
 
 
@@ -716,6 +739,10 @@ def start_owner(pos: Position, cell: int) -> int | None:
 
 def empty_at_end_lit(rm: RoundModel, cell: int) -> Lit:
     """The cell holds no token when the round ends."""
+    if rm.rules.interrupted_trick == "stay":
+        if cell in rm.cells:
+            return rm.empty[rm.steps][cell]
+        return neg(rm.used_at_start.get(cell, False))
     ways = [lit for lit, _ in occupied_at_end(rm, cell)]
     return neg(or_lit(rm.model, ways, f"occupied{cell}"))
 
