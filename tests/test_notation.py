@@ -168,14 +168,17 @@ def test_empty_hands_and_no_colors_are_dashes() -> None:
     assert pos.tricks_left == 0 and pos.is_over
 
 
-def test_predictions_none_and_all_unknown_are_different_strings() -> None:
+def test_absent_predictions_mean_all_unknown() -> None:
+    """With 3-5 players a Position always carries predictions; None means all unknown, so
+    JSON null, an omitted bid field and 'bid ? ? ? ?' are one and the same position."""
     pos = four_player_start()
     unknown = pos.with_predictions((None,) * 4)
     absent = pos.with_predictions(None)
-    assert position_to_notation(unknown).endswith("| bid ? ? ? ? | left 8")
-    assert "bid" not in position_to_notation(absent)
-    assert position_from_notation(position_to_notation(unknown)) == unknown
-    assert position_from_notation(position_to_notation(absent)) == absent
+    assert absent == unknown and absent.predictions == (None,) * 4
+    text = position_to_notation(unknown)
+    assert text.endswith("| bid ? ? ? ? | left 8")
+    assert position_from_notation(text) == unknown
+    assert position_from_notation(text.replace(" | bid ? ? ? ?", "")) == unknown
 
 
 # ---- round trips -----------------------------------------------------------------------------
@@ -405,7 +408,7 @@ def test_json_text_errors_are_typed() -> None:
     with pytest.raises(NotationError, match="field 'players'"):
         read_position('{"format": "catbox-position/1", "players": 7}')
     # a JSON integer too long for Python's int(): still a typed error, not ValueError
-    with pytest.raises(NotationError, match="cannot read JSON position"):
+    with pytest.raises(NotationError, match="not valid JSON"):
         read_position('{"players": ' + "1" * 5000 + "}")
 
 

@@ -1,20 +1,19 @@
 """Fuzzing every reader of outside input: whatever the text or object, nothing but a
 CatboxError subclass may escape (no ValueError, TypeError, IndexError... tracebacks).
 
-Known bugs in readers this test file does not own are pinned by ``xfail(strict=True)`` tests
-at the end; the fuzz tests skip exactly those triggers so that they keep looking for others.
+Inputs that once broke a reader (a character str.isdigit() accepts but int() rejects, an
+integer literal past Python's 4300-digit limit) are pinned by the regression tests at the end.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.errors import CatboxError
@@ -50,16 +49,6 @@ ALPHABET = (
     "0123456789 .|:#?-,=NnpRBYGrbyg{}[]\"'@\t\n"
     "²³¹٣۴०０１Ｒｒßﬀ\x00\x1b\u2028İı"
 )
-
-
-def non_decimal_digit(text: str) -> bool:
-    """Known bug trigger: a character that str.isdigit() accepts but int() rejects ('²')."""
-    return any(ch.isdigit() and not ch.isdecimal() for ch in text)
-
-
-def huge_integer(text: str) -> bool:
-    """Known bug trigger: an integer literal longer than Python's int() limit (4300)."""
-    return re.search(r"[0-9]{4300}", text) is not None
 
 
 def only_catbox_errors(read: Callable[[Any], object], arg: Any) -> object:
@@ -116,7 +105,6 @@ def test_plays_random_text(text: str, max_value: int) -> None:
 
 @given(st.text(alphabet=ALPHABET, max_size=6) | st.text(max_size=6))
 def test_engine_play_parse(text: str) -> None:
-    assume(not non_decimal_digit(text))  # known bug, see test_play_parse_superscript_digit
     only_catbox_errors(Play.parse, text)
 
 
@@ -173,27 +161,18 @@ def mutated_dict(draw: st.DrawFn) -> dict[str, Any]:
     return d
 
 
-def _json_text_has_known_bug(d: Any) -> bool:
-    board = d.get("board") if isinstance(d, dict) else None
-    rows = board.values() if isinstance(board, dict) else []
-    return any(isinstance(r, str) and non_decimal_digit(r) for r in rows)
-
-
 @given(json_like)
 def test_position_from_dict_random_objects(obj: Any) -> None:
-    assume(not _json_text_has_known_bug(obj))  # see test_board_superscript_digit
     only_catbox_errors(position_from_dict, obj)
 
 
 @given(mutated_dict())
 def test_position_from_dict_mutated(d: dict[str, Any]) -> None:
-    assume(not _json_text_has_known_bug(d))  # see test_board_superscript_digit
     pos = only_catbox_errors(position_from_dict, d)
     if isinstance(pos, Position):
         assert position_from_dict(position_to_dict(pos)) == pos
     text = json.dumps(d)
     only_catbox_errors(position_from_json, text)
-    # read_position guards against the known jsonform bugs: no filter needed
     only_catbox_errors(read_position, text)
 
 
@@ -202,7 +181,6 @@ JSON_SEEDS = [json.dumps(d) for d in SEED_DICTS]
 
 @given(mutated(JSON_SEEDS))
 def test_position_from_json_mutated_text(text: str) -> None:
-    assume(not non_decimal_digit(text))  # see test_board_superscript_digit
     pos = only_catbox_errors(position_from_json, text)
     if isinstance(pos, Position):
         assert position_from_notation(position_to_notation(pos)) == pos
@@ -211,7 +189,6 @@ def test_position_from_json_mutated_text(text: str) -> None:
 
 @given(st.text(alphabet=ALPHABET, max_size=120) | st.text(max_size=60))
 def test_position_from_json_random_text(text: str) -> None:
-    assume(not huge_integer(text))  # see test_json_huge_integer
     only_catbox_errors(position_from_json, text)
     only_catbox_errors(read_position, "{" + text)
 
@@ -245,21 +222,12 @@ def test_read_position_files_fuzz(tmp_path: Path) -> None:
         only_catbox_errors(lambda a: list(read_positions(a)), "@" + name + ".jsonl")
 
 
-# ---- known bugs in files this helper does not own --------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="position.py Play.parse: '²'.isdigit() is True but int('²') raises ValueError",
-)
+# ---- regression tests for inputs that once escaped as ValueError -----------------------------
 def test_play_parse_superscript_digit() -> None:
     with pytest.raises(CatboxError):
         Play.parse("²r")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jsonform.py position_from_dict: board cell '²' passes isdigit(), int() raises "
-    "ValueError",
-)
 def test_board_superscript_digit() -> None:
     d = json.loads(json.dumps(SEED_DICTS[0]))
     d["board"]["R"] = "²" + d["board"]["R"][1:]
@@ -267,11 +235,6 @@ def test_board_superscript_digit() -> None:
         position_from_dict(d)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jsonform.py position_from_json: json.loads raises a plain ValueError for an "
-    "integer over 4300 digits; only JSONDecodeError is caught",
-)
 def test_json_huge_integer() -> None:
     with pytest.raises(CatboxError):
         position_from_json('{"players": ' + "1" * 5000 + "}")

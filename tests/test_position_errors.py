@@ -344,8 +344,9 @@ def red_lead_3p(rules: Ruleset) -> Position:
 def test_paradox_rule() -> None:
     pos = red_lead_3p(Ruleset(players=3, red_lead="never"))
     assert pos.to_move == 2 and pos.is_paradox
-    assert rule_of(pos, "2r") == "paradox"
-    assert rule_of(pos, "2b") == "paradox"
-    assert rule_of(pos, "1b") == "paradox"
+    # no play is legal, and each attempted play names the specific rule it breaks
+    assert rule_of(pos, "2r") == "red lead"
+    assert rule_of(pos, "2b") == "rule 1"
+    assert rule_of(pos, "1b") == "card not in hand"
     official = red_lead_3p(Ruleset(players=3))
     assert official.play("2r").owner_of(2, RED) == 2

@@ -225,11 +225,14 @@ def test_fig_3_7_paradox() -> None:
     assert pos.is_paradox
     assert pos.paradox_by == PETER
     assert pos.is_over
-    for text in ("4r", "4g", "6r", "6g", "6y", "4b"):
-        assert pos.why_illegal(P(text)) == "paradox"
+    # every attempt names the rule it breaks: a taken cell, or a lost color
+    for text in ("4r", "4g", "6r", "6g", "4b", "4y"):
+        assert pos.why_illegal(P(text)) == "rule 1"
+    assert pos.why_illegal(P("6y")) == "rule 2"
     with pytest.raises(IllegalPlayError) as info:
         pos.play("6y")
-    assert info.value.rule == "paradox"
+    assert info.value.rule == "rule 2"
+    assert "paradox" in str(info.value)
     # had Peter kept yellow, 6 yellow (the one empty cell) would have been his only play
     kept_yellow = Position(
         pos.rules, pos.owners, pos.neutral, pos.hands,
@@ -431,7 +434,7 @@ def test_red_lead_never_quick_reference() -> None:
     pos = red_lead_position(Ruleset(players=3, red_lead="never"), R3_HANDS)
     assert pos.legal_plays() == ()
     assert pos.is_paradox and pos.paradox_by == 2
-    assert pos.why_illegal(P("5r")) == "paradox"
+    assert pos.why_illegal(P("5r")) == "red lead"
 
 
 def test_red_lead_per_card_same_here() -> None:

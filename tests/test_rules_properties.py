@@ -183,9 +183,16 @@ def test_random_rounds(setup: tuple[int, str, int]) -> None:
     assert end.legal_plays() == ()
     if end.tricks_left > 0:
         assert end.is_paradox and end.paradox_by == end.to_move
-        for v in set(end.hands[end.to_move]):
+        seat = end.to_move
+        for v in set(end.hands[seat]):
             for c in range(4):
-                assert end.why_illegal(PLAYS[v][c]) == "paradox"
+                if end.used >> ((v - 1) * 4 + c) & 1:
+                    expected = "rule 1"
+                elif not end.colors[seat] >> c & 1:
+                    expected = "rule 2"
+                else:
+                    expected = "red lead" if not end.trick else "must follow"
+                assert end.why_illegal(PLAYS[v][c]) == expected
     else:
         assert not end.is_paradox and end.paradox_by is None
     check_scores(end)

@@ -118,7 +118,7 @@ def position_from_dict(d: Any) -> Position:
                 continue
             if sym == "N":
                 neutral |= cell_bit(v, c)
-            elif sym.isdigit() and int(sym) < n:
+            elif sym in "01234"[:n]:
                 owners[int(sym)] |= cell_bit(v, c)
             else:
                 raise NotationError(
@@ -183,7 +183,7 @@ def position_from_json(text: str) -> Position:
     """Read the JSON text of a position."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge int literals
         col = getattr(exc, "colno", None)
         raise NotationError(f"not valid JSON: {getattr(exc, 'msg', exc)}", column=col) from None
     try:

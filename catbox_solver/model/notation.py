@@ -468,13 +468,7 @@ def position_from_text(text: str) -> Position:
         raise NotationError(f"a position is text, not {type(text).__name__}")
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            return position_from_json(stripped)
-        except CatboxError:
-            raise
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
-            # the JSON reader should only raise CatboxError; never let anything else out
-            raise NotationError(f"cannot read JSON position: {exc}") from None
+        return position_from_json(stripped)
     return position_from_notation(text)  # unstripped: columns match what was typed
 
 

@@ -46,7 +46,7 @@ class Play(NamedTuple):
         s = text.strip()
         if len(s) != 2:
             raise NotationError(f"a play is a value and a color like '7r', not {text!r}")
-        if not s[0].isdigit() or not 1 <= int(s[0]) <= max_value:
+        if s[0] not in "123456789" or int(s[0]) > max_value:
             raise NotationError(f"bad value {s[0]!r} in play {text!r} (1-{max_value})", column=1)
         color = PLAY_COLOR_CHARS.find(s[1].lower())
         if color < 0:
@@ -182,6 +182,8 @@ class Position:
         _set(self, "leader", leader)
         _set(self, "trick", tuple(p if isinstance(p, Play) else PLAYS[p[0]][p[1]] for p in trick))
         _set(self, "tricks_won", tuple(tricks_won))
+        if predictions is None and rules.has_predictions:
+            predictions = (None,) * rules.players
         _set(self, "predictions", None if predictions is None else tuple(predictions))
         _set(self, "tricks_left", tricks_left)
         used = neutral
@@ -233,6 +235,8 @@ class Position:
         return new
 
     def with_predictions(self, predictions: Sequence[int | None] | None) -> Position:
+        if predictions is None and self.rules.has_predictions:
+            predictions = (None,) * self.rules.players
         pos = self._replace(predictions=None if predictions is None else tuple(predictions))
         pos.validate()
         return pos
@@ -340,14 +344,12 @@ class Position:
 
     def why_illegal(self, play: Play) -> str | None:
         """None if ``play`` is legal, else the name of the rule it breaks: 'round over',
-        'paradox', 'card not in hand', 'rule 1', 'rule 2', 'red lead', 'must follow'."""
+        'card not in hand', 'rule 1', 'rule 2', 'red lead', 'must follow' (also when the
+        player to move has no legal play at all: the specific rule each play breaks)."""
         if self.tricks_left == 0:
             return "round over"
-        legal = self.legal_plays()
-        if play in legal:
+        if play in self.legal_plays():
             return None
-        if not legal:
-            return "paradox"
         p = self.to_move
         if play.value not in self.hands[p]:
             return "card not in hand"
@@ -366,8 +368,11 @@ class Position:
             play = Play.parse(play, self.rules.values)
         reason = self.why_illegal(play)
         if reason is not None:
+            extra = "" if reason == "round over" or self.legal_plays() else " (and no play is "
+            extra = extra and extra + "legal: the player to move causes a paradox)"
             raise IllegalPlayError(
-                f"{play.text} is illegal for seat {self.to_move}: {RULE_TEXT[reason]}", reason
+                f"{play.text} is illegal for seat {self.to_move}: {RULE_TEXT[reason]}{extra}",
+                reason,
             )
         return self.after(play)
 

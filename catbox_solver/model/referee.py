@@ -21,14 +21,13 @@ from catbox_solver.model.game import game_winners, hands_after_discards
 from catbox_solver.model.position import (
     PLAYS,
     RULE_TEXT,
-    Play,
     Position,
     cell_bit,
     cells_of,
     neutral_mask,
 )
 from catbox_solver.model.record import GameRecord, RoundRecord
-from catbox_solver.model.rules import RED, Ruleset
+from catbox_solver.model.rules import Ruleset
 
 RULES_CHECKED = (
     "rule 1",
@@ -90,21 +89,6 @@ class _Illegal(Exception):
         self.rule = rule
         self.message = message
         self.line = line
-
-
-def _rule_without_legal_play(pos: Position, play: Play) -> str:
-    """The rule a play breaks when its player has no legal play at all (the engine answers
-    'paradox' there): the first failing condition of Position.why_illegal's order."""
-    seat = pos.to_move
-    if play.value not in pos.hands[seat]:
-        return "card not in hand"
-    if pos.used & cell_bit(play.value, play.color):
-        return "rule 1"
-    if not pos.colors[seat] >> play.color & 1:
-        return "rule 2"
-    if not pos.trick and play.color == RED and not pos.red_broken:
-        return "red lead"
-    return "must follow"  # pragma: no cover - a follower always has a free color choice
 
 
 def _check_cards(rules: Ruleset, r: RoundRecord) -> None:
@@ -198,8 +182,6 @@ def _replay_round(rules: Ruleset, r: RoundRecord) -> RoundVerdict:
                     line,
                 )
             reason = pos.why_illegal(play)
-            if reason == "paradox":
-                reason = _rule_without_legal_play(pos, play)
             if reason is not None:
                 raise _Illegal(
                     reason,
