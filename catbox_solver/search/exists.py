@@ -351,15 +351,24 @@ def _clash(
     solver: cp_model.CpSolver,
     time_limit: float,
 ) -> list[str]:
-    """Names of conditions that together have no continuation (the solver's sufficient
-    assumptions; a single worker gives the smallest set)."""
+    """Names of conditions that together have no continuation: the solver's sufficient
+    assumptions, then shrunk one condition at a time (a condition stays in the set only if
+    the others alone have a continuation), so that every named condition takes part."""
     if not conditions:
         return []
-    core = list(solver.sufficient_assumptions_for_infeasibility())
-    if len(conditions) > 1:
-        one = make_solver(1, time_limit)
-        if one.solve(rm.model) == cp_model.INFEASIBLE:
-            core = list(one.sufficient_assumptions_for_infeasibility())
     index = {a.index: i for i, a in enumerate(assumptions)}
-    names = [conditions[index[c]].name for c in core if c in index]
-    return names or [c.name for c in conditions]
+    core = [index[c] for c in solver.sufficient_assumptions_for_infeasibility() if c in index]
+    if not core:
+        core = list(range(len(conditions)))
+    model = rm.model
+    for i in list(core):
+        if len(core) == 1:
+            break
+        trial = [k for k in core if k != i]
+        model.clear_assumptions()
+        model.add_assumptions([assumptions[k] for k in trial])
+        if make_solver(DEFAULT_WORKERS, time_limit).solve(model) == cp_model.INFEASIBLE:
+            core = trial
+    model.clear_assumptions()
+    model.add_assumptions(assumptions)
+    return [conditions[k].name for k in sorted(core)]

@@ -1,0 +1,244 @@
+"""``catbox exists`` and ``catbox prove``: questions decided by the CP-SAT model of a round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from catbox_solver.cli.common import EXIT_BAD_INPUT, echo_json, json_option, main
+from catbox_solver.errors import CatboxError, SearchError
+from catbox_solver.model.rules import COLOR_CHARS
+
+
+def _seat_count(text: str, option: str) -> tuple[int, int]:
+    seat, sep, count = text.partition("=")
+    if not sep or not seat.strip().isdigit() or not count.strip().isdigit():
+        raise SearchError(f"{option} takes SEAT=COUNT like 1=3, not {text!r}")
+    return int(seat), int(count)
+
+
+def _board(text: str) -> dict[str, str]:
+    """A final board as ``R:0.1.. B:..... Y:..... G:N..N.`` (the notation's board field)
+    or a JSON object ``{"R": "0.1..", ...}``."""
+    import json
+
+    s = text.strip()
+    if s.startswith("{"):
+        try:
+            obj = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise SearchError(f"--final-board: bad JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or not all(isinstance(v, str) for v in obj.values()):
+            raise SearchError("--final-board: a JSON object of row strings is needed")
+        return {str(k).upper(): v for k, v in obj.items()}
+    board: dict[str, str] = {}
+    for part in s.split():
+        key, sep, row = part.partition(":")
+        if not sep or key.upper() not in COLOR_CHARS:
+            raise SearchError(f"--final-board: a row is like 'R:0.1..', not {part!r}")
+        board[key.upper()] = row
+    return board
+
+
+def build_conditions(
+    no_paradox: bool,
+    paradox: bool,
+    paradox_by: int | None,
+    at_trick: int | None,
+    tricks: tuple[str, ...],
+    at_least: tuple[str, ...],
+    at_most: tuple[str, ...],
+    empty: tuple[str, ...],
+    final_board: str | None,
+) -> list[Any]:
+    """The conditions named by the options, in a fixed order."""
+    from catbox_solver.search import exists as ex
+
+    conds: list[ex.Condition] = []
+    if no_paradox:
+        conds.append(ex.no_paradox())
+    if paradox_by is not None:
+        conds.append(ex.paradox_by(paradox_by, at_trick))
+    elif paradox or at_trick is not None:
+        conds.append(ex.paradox(at_trick))
+    for text in tricks:
+        conds.append(ex.tricks(*_seat_count(text, "--tricks")))
+    for text in at_least:
+        conds.append(ex.tricks_at_least(*_seat_count(text, "--tricks-at-least")))
+    for text in at_most:
+        conds.append(ex.tricks_at_most(*_seat_count(text, "--tricks-at-most")))
+    for text in empty:
+        conds.append(ex.empty(text))
+    if final_board is not None:
+        conds.append(ex.final_board(_board(final_board)))
+    return conds
+
+
+def _answer_text(pos: Any, answer: Any) -> str:
+    if answer.exists is None:
+        return f"unknown: {answer.reason}"
+    if not answer.exists:
+        clash = ", ".join(answer.clash) if answer.clash else "(no conditions)"
+        return f"impossible: the conditions clash: {clash}"
+    out = []
+    for i, line in enumerate(answer.lines):
+        cur = pos
+        for pl in line:
+            cur = cur.after(pl)
+        if cur.is_paradox:
+            end = f"paradox by seat {cur.paradox_by} in trick {cur.tricks_played + 1}"
+        else:
+            end = "round complete"
+        won = " ".join(map(str, cur.tricks_won))
+        label = "witness" if len(answer.lines) == 1 else f"witness {i + 1}"
+        text = " ".join(p.text for p in line) or "(no plays)"
+        out.append(f"{label}: {text}  [{end}; tricks won {won}]")
+    return "exists\n" + "\n".join(out)
+
+
+@main.command("exists")
+@click.argument("position")
+@click.option("--no-paradox", is_flag=True, help="The round ends without a paradox.")
+@click.option("--paradox", is_flag=True, help="Some player causes a paradox.")
+@click.option("--paradox-by", type=int, metavar="SEAT", help="This seat causes a paradox.")
+@click.option("--at-trick", type=int, metavar="T", help="The paradox happens in trick T (1-8).")
+@click.option("--tricks", multiple=True, metavar="SEAT=K", help="Seat ends with exactly K tricks.")
+@click.option("--tricks-at-least", multiple=True, metavar="SEAT=K", help="At least K tricks.")
+@click.option("--tricks-at-most", multiple=True, metavar="SEAT=K", help="At most K tricks.")
+@click.option("--empty", multiple=True, metavar="CELL", help="Cell (e.g. g4) stays empty.")
+@click.option("--final-board", metavar="BOARD", help="The board at the end: 'R:.. B:.. Y:.. G:..'.")
+@click.option("--count", type=click.IntRange(1, 10000), default=1, help="Up to N distinct lines.")
+@click.option("--time-limit", type=click.FloatRange(0.01), default=60.0, help="Seconds.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
+@json_option
+def exists_cmd(
+    position: str,
+    no_paradox: bool,
+    paradox: bool,
+    paradox_by: int | None,
+    at_trick: int | None,
+    tricks: tuple[str, ...],
+    tricks_at_least: tuple[str, ...],
+    tricks_at_most: tuple[str, ...],
+    empty: tuple[str, ...],
+    final_board: str | None,
+    count: int,
+    time_limit: float,
+    workers: int,
+    as_json: bool,
+) -> None:
+    """Is there a way to continue POSITION that meets every condition?
+
+    All players cooperate: each play is any legal play. The answer is a witness line
+    (replayed through the rules engine first), "impossible" with the conditions that
+    clash, or "unknown" when the time limit stops the solver.
+
+    POSITION is the one-line notation, catbox-position/1 JSON text, @FILE, or @FILE.jsonl
+    (one position per line; with --json one answer line each).
+
+    \b
+    Examples:
+      catbox exists "$(catbox deal --players 4 --seed 7 --notation)" --no-paradox
+      catbox exists @pos.json --paradox-by 2 --at-trick 6 --json
+      catbox exists @pos.json --tricks 0=3 --empty g4 --count 5
+    """
+    from catbox_solver.model.notation import read_positions
+    from catbox_solver.search.exists import exists
+
+    conds = build_conditions(
+        no_paradox,
+        paradox,
+        paradox_by,
+        at_trick,
+        tricks,
+        tricks_at_least,
+        tricks_at_most,
+        empty,
+        final_board,
+    )
+    bad = 0
+    for item in read_positions(position):
+        try:
+            if isinstance(item, CatboxError):
+                raise item
+            answer = exists(item, conds, count=count, time_limit=time_limit, workers=workers)
+        except CatboxError as exc:
+            if not position.startswith("@") or not position.lower().endswith(".jsonl"):
+                raise
+            bad += 1
+            if as_json:
+                echo_json({"error": str(exc)})
+            else:
+                click.echo(f"error: {exc}", err=True)
+            continue
+        if as_json:
+            echo_json(answer.to_json())
+        else:
+            click.echo(_answer_text(item, answer))
+    if bad:
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+
+
+@main.command("prove")
+@click.argument("name", required=False)
+@click.option("--players", type=click.IntRange(2, 5), help="Only this player count.")
+@click.option("--list", "list_", is_flag=True, help="Name every statement and stop.")
+@click.option("--time-limit", type=click.FloatRange(0.01), default=120.0, help="Seconds per call.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
+@json_option
+def prove_cmd(
+    name: str | None,
+    players: int | None,
+    list_: bool,
+    time_limit: float,
+    workers: int,
+    as_json: bool,
+) -> None:
+    """Prove a named statement over all deals (or print a counterexample).
+
+    The solver looks for a deal and a line of play that break the statement; none
+    (INFEASIBLE) means PROVED. Statements that ask "which cells can ..." give a witness
+    deal and line for each cell that can. docs/theorems.md explains each statement.
+
+    \b
+    Examples:
+      catbox prove --list
+      catbox prove full-board --players 4
+      catbox prove one-empty-cell --players 5 --json
+    """
+    from catbox_solver.search.proofs import STATEMENTS, prove
+
+    if list_ or name is None:
+        if not list_:
+            raise SearchError("name a statement (catbox prove --list shows them)")
+        if as_json:
+            echo_json(
+                [
+                    {"name": s.name, "players": list(s.players), "statement": s.text}
+                    for s in STATEMENTS.values()
+                ]
+            )
+            return
+        for s in STATEMENTS.values():
+            counts = ",".join(map(str, s.players))
+            click.echo(f"{s.name:20} ({counts} players)  {s.text}")
+        return
+    results = prove(name, players, workers=workers, time_limit=time_limit)
+    for res in results:
+        if as_json:
+            echo_json(res.to_json())
+            continue
+        click.echo(
+            f"{res.name}, {res.players} players: {res.verdict} "
+            f"(solver {res.status}, {res.seconds:.2f} s)"
+        )
+        if res.counterexample is not None:
+            click.echo(f"  counterexample: {res.counterexample.text()}")
+        for line in res.findings:
+            click.echo(f"  {line}")
+        for key, w in res.witnesses.items():
+            click.echo(f"  {key}: {w.text()}")
+
+
+__all__ = ["exists_cmd", "prove_cmd", "EXIT_BAD_INPUT"]

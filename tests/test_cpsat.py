@@ -1,0 +1,209 @@
+"""The CP-SAT model of a round: exact answers on hand-checked positions, every reading of
+the Ruleset, counting distinct witnesses, clashing conditions, free deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from gen import random_line, start_position
+
+from catbox_solver.errors import SearchError
+from catbox_solver.model.cpsat import build_free_round, build_round, no_paradox_lit
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.search import exists as ex
+from catbox_solver.search.proofs import extract_deal, make_solver
+
+# A 4-player round found by the solver (docs/theorems.md, red-lead-exception): after these
+# 8 plays seat 2 leads trick 3 holding 2224446 with blue and green lost, yellow 2, 4 and 6
+# taken, and red not broken: only red can be led.
+RED_LEAD_HANDS = [
+    [1, 2, 5, 5, 5, 8, 8, 8, 8],
+    [1, 1, 1, 4, 5, 6, 6, 6, 8],
+    [2, 2, 2, 2, 4, 4, 4, 6, 6],
+    [1, 3, 3, 3, 3, 4, 5, 7, 7],
+]
+RED_LEAD_LINE = "1b 4y 2y 7b 4g 2g 6y 6g".split()
+
+
+def red_lead_position(rules: Ruleset) -> Position:
+    pos = Position.new_round(rules, RED_LEAD_HANDS)
+    for text in RED_LEAD_LINE:
+        pos = pos.play(text)
+    return pos
+
+
+def all_lines(pos: Position) -> set[tuple[Play, ...]]:
+    """Every distinct line from ``pos`` to the end of the round (a plain search)."""
+    if pos.tricks_left == 0 or not pos.legal_plays():
+        return {()}
+    out: set[tuple[Play, ...]] = set()
+    for pl in pos.legal_plays():
+        for rest in all_lines(pos.after(pl)):
+            out.add((pl, *rest))
+    return out
+
+
+def test_red_lead_position_is_as_described() -> None:
+    pos = red_lead_position(Ruleset(4))
+    assert pos.to_move == 2 and not pos.trick and pos.tricks_played == 2
+    assert pos.hands[2] == (2, 2, 2, 4, 4, 4, 6)
+    assert not pos.red_broken
+    assert [p.text for p in pos.legal_plays()] == ["2r", "4r", "6r"]
+
+
+def test_red_lead_readings_decide_the_paradox() -> None:
+    official = red_lead_position(Ruleset(4))
+    never = official.with_rules(Ruleset(4, red_lead="never"))
+    per_card = official.with_rules(Ruleset(4, red_lead="per-card"))
+    ans = ex.exists(never, [ex.paradox_by(2, trick=3)], workers=1)
+    assert ans.exists is True and ans.line == ()
+    assert ex.exists(never, [ex.no_paradox()], workers=1).exists is False
+    for pos in (official, per_card):
+        assert ex.exists(pos, [ex.paradox_by(2, trick=3)], workers=1).exists is False
+        first = ex.exists(pos, [], workers=1).line
+        assert first is not None and first[0].color == 0
+
+
+def test_counting_matches_every_line_of_a_small_position() -> None:
+    rng = random.Random(11)
+    checked = 0
+    while checked < 5:
+        rules = Ruleset(rng.choice([2, 3, 4]))
+        line = random_line(start_position(rules, rng), rng)
+        cands = [
+            p
+            for p in line
+            if 0 < p.tricks_left and p.tricks_left * rules.players - len(p.trick) <= 5
+        ]
+        if not cands:
+            continue
+        pos = cands[0]
+        lines = all_lines(pos)
+        got = ex.exists(pos, [], count=1000, workers=1)
+        assert got.exists is True
+        assert set(got.lines) == lines and len(got.lines) == len(lines)
+        checked += 1
+
+
+def test_count_gives_distinct_replayed_lines() -> None:
+    pos = random_line(start_position(Ruleset(4), 5), 5)[13]
+    ans = ex.exists(pos, [], count=4, workers=2)
+    assert ans.exists is True and len(ans.lines) == 4 and len(set(ans.lines)) == 4
+    for line in ans.lines:
+        end = ex.replay(pos, line, [])
+        assert end.is_over
+
+
+def test_finished_round_has_one_empty_continuation() -> None:
+    for seed in range(4):
+        end = random_line(start_position(Ruleset(2), seed), seed)[-1]
+        ans = ex.exists(end, [], workers=1)
+        assert ans.exists is True and ans.line == ()
+        if end.is_paradox:
+            assert ex.exists(end, [ex.paradox_by(end.to_move)], workers=1).line == ()
+            assert ex.exists(end, [ex.no_paradox()], workers=1).exists is False
+        else:
+            assert ex.exists(end, [ex.paradox()], workers=1).exists is False
+
+
+def test_clashing_conditions_are_named() -> None:
+    pos = start_position(Ruleset(4), 5, distinct_discards=True)
+    ans = ex.exists(
+        pos,
+        [ex.tricks_at_least(0, 5), ex.empty("g4"), ex.tricks_at_least(1, 4)],
+        workers=1,
+    )
+    assert ans.exists is False
+    assert sorted(ans.clash) == ["--tricks-at-least 0=5", "--tricks-at-least 1=4"]
+    assert ans.to_json() == {"exists": False, "clash": ans.clash}
+
+
+def test_a_condition_impossible_alone_is_named_alone() -> None:
+    pos = start_position(Ruleset(3), 8)
+    ans = ex.exists(pos, [ex.no_paradox(), ex.tricks(2, 9)], workers=1)
+    assert ans.exists is False and ans.clash == ["--tricks 2=9"]
+
+
+def test_empty_cell_and_final_board_conditions() -> None:
+    pos = start_position(Ruleset(2), 21)
+    ans = ex.exists(pos, [ex.no_paradox(), ex.empty("R3")], workers=2)
+    assert ans.exists is True and ans.line is not None
+    end = ex.replay(pos, ans.line, [ex.no_paradox(), ex.empty((3, 0))])
+    assert end.owner_of(3, 0) is None
+    # the final board of that line, asked for again, gives a line that ends on it
+    from catbox_solver.model.jsonform import position_to_dict
+
+    board = position_to_dict(end)["board"]
+    again = ex.exists(pos, [ex.final_board(board)], workers=2)
+    assert again.exists is True and again.line is not None
+    assert position_to_dict(ex.replay(pos, again.line, []))["board"] == board
+
+
+# earliest-paradox witness (docs/theorems.md): seat 2 has no legal play in trick 3
+PARADOX_HANDS = [
+    [1, 2, 2, 2, 2, 2, 5, 5, 5],
+    [4, 4, 4, 5, 6, 6, 7, 7, 8],
+    [1, 1, 1, 1, 7, 7, 7, 8, 8],
+    [3, 3, 3, 3, 3, 6, 6, 8, 8],
+]
+PARADOX_LINE = "2b 8g 1r 8r 3y 1g 7r 7g".split()
+
+
+def test_removed_reading_takes_tokens_of_an_interrupted_trick_off() -> None:
+    pos = Position.new_round(Ruleset(4), PARADOX_HANDS)
+    for text in PARADOX_LINE:
+        pos = pos.play(text)
+    removed = pos.with_rules(Ruleset(4, interrupted_trick="removed"))
+    leads = [ex.empty(c) for c in ("r4", "r5", "r6", "g4", "g5", "g6")]
+    stay = ex.exists(pos, [ex.paradox_by(2, 3), *leads], workers=1)
+    assert stay.exists is False
+    gone = ex.exists(removed, [ex.paradox_by(2, 3), *leads], workers=1)
+    assert gone.exists is True and gone.line is not None and len(gone.line) == 1
+    after = pos.play("5r")
+    assert ex.exists(after, [ex.empty("r5")], workers=1).exists is False
+    after_removed = after.with_rules(removed.rules)
+    assert ex.exists(after_removed, [ex.empty("r5")], workers=1).line == ()
+    assert ex.exists(after_removed, [ex.empty("g7")], workers=1).exists is False
+
+
+def test_bad_conditions_are_typed_errors() -> None:
+    pos = start_position(Ruleset(3), 1)
+    with pytest.raises(SearchError):
+        ex.empty("x4")
+    with pytest.raises(SearchError):
+        ex.exists(pos, [ex.paradox_by(3)])
+    with pytest.raises(SearchError):
+        ex.exists(pos, [ex.empty("g8")])
+    with pytest.raises(SearchError):
+        ex.final_board({"R": "..", "B": "..", "Y": ".."})
+
+
+def test_time_limit_gives_unknown() -> None:
+    rules = Ruleset(5)
+    pos = start_position(rules, 2)
+    ans = ex.exists(pos, [ex.paradox_by(4, 7), ex.tricks(4, 0)], time_limit=0.01, workers=1)
+    assert ans.exists is None and "solver stopped" in ans.reason
+    assert ans.to_json() == {"exists": None, "reason": ans.reason}
+
+
+def test_model_sizes_are_as_designed() -> None:
+    pos = start_position(Ruleset(4), 5)
+    rm = build_round(pos)
+    assert rm.steps == 32 and rm.tricks == 8 and len(rm.leader) == 9
+    assert no_paradox_lit(rm) is rm.played[31]
+    mid = random_line(pos, 1)[6]
+    rm2 = build_round(mid)
+    assert rm2.first_ply == 2 and rm2.steps == mid.tricks_left * 4 - 2
+
+
+def test_free_deal_witness_is_a_real_round() -> None:
+    rules = Ruleset(3)
+    rm = build_free_round(rules)
+    rm.model.add_bool_or([no_paradox_lit(rm)])
+    solver = make_solver(2, 30)
+    assert solver.solve(rm.model) in (2, 4)  # FEASIBLE or OPTIMAL
+    dl = extract_deal(rm, solver)
+    assert dl.final.tricks_left == 0 and len(dl.line) == 24
+    assert sum(len(h) for h in dl.hands) == 27 and sum(len(d) for d in dl.discards) == 3
