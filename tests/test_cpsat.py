@@ -207,3 +207,20 @@ def test_free_deal_witness_is_a_real_round() -> None:
     dl = extract_deal(rm, solver)
     assert dl.final.tricks_left == 0 and len(dl.line) == 24
     assert sum(len(h) for h in dl.hands) == 27 and sum(len(d) for d in dl.discards) == 3
+
+
+def test_one_model_answers_many_questions_without_leaking() -> None:
+    rng = random.Random(3)
+    while True:
+        line = random_line(start_position(Ruleset(3), rng), rng)
+        small = [p for p in line if 0 < p.tricks_left and p.tricks_left * 3 - len(p.trick) <= 4]
+        if small:
+            break
+    pos = small[0]
+    every = all_lines(pos)
+    asker = ex.Questions(pos)
+    first = asker.ask([], count=1000, workers=1)
+    second = asker.ask([], count=1000, workers=1)  # the first question's blocks are gone
+    assert set(first.lines) == set(second.lines) == every
+    free = asker.ask([ex.no_paradox()], workers=1).exists
+    assert free is any(not ex.replay(pos, ln, []).is_paradox for ln in every)

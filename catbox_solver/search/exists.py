@@ -286,6 +286,76 @@ def make_solver(workers: int, time_limit: float) -> cp_model.CpSolver:
     return solver
 
 
+class Questions:
+    """One model of a position, asked any number of questions: each condition is added
+    once, behind its own assumption literal, and a question assumes only its own."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.rm = build_round(pos)
+        self.lits: dict[Condition, Lit] = {}
+        self.sessions = 0
+
+    def literal(self, cond: Condition) -> Lit:
+        """The assumption literal that switches ``cond`` on (added on first use)."""
+        lit = self.lits.get(cond)
+        if lit is None:
+            lit = self.rm.model.new_bool_var(f"cond{len(self.lits)}")
+            cond.add(self.rm, lit)
+            self.lits[cond] = lit
+        return lit
+
+    def ask(
+        self,
+        conditions: Sequence[Condition] = (),
+        count: int = 1,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        workers: int = DEFAULT_WORKERS,
+    ) -> ExistsAnswer:
+        """Is there a continuation meeting every condition? With ``count`` > 1, up to that
+        many distinct witness lines (each found line is blocked for this question only)."""
+        if count < 1:
+            raise SearchError(f"count must be at least 1, not {count}")
+        t0 = time.perf_counter()
+        rm, model, pos = self.rm, self.rm.model, self.pos
+        assumptions = [self.literal(c) for c in conditions]
+        session: Lit | None = None
+        if count > 1:
+            self.sessions += 1
+            session = model.new_bool_var(f"session{self.sessions}")
+        model.clear_assumptions()
+        model.add_assumptions(assumptions + ([session] if session is not None else []))
+        lines: list[tuple[Play, ...]] = []
+        while len(lines) < count:
+            remaining = time_limit - (time.perf_counter() - t0)
+            solver = make_solver(workers, max(remaining, 0.01))
+            status = solver.solve(model)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                line = extract_line(rm, solver)
+                replay(pos, line, conditions)
+                if line in lines:
+                    raise WitnessBug(
+                        f"bug: the solver repeated witness {' '.join(p.text for p in line)}"
+                    )
+                lines.append(line)
+                if session is not None:
+                    block_line(rm, line, session)
+                continue
+            if status == cp_model.INFEASIBLE:
+                if lines:
+                    break
+                clash = _clash(rm, conditions, assumptions, solver, time_limit)
+                return ExistsAnswer(False, clash=clash, seconds=time.perf_counter() - t0)
+            if lines:
+                break
+            return ExistsAnswer(
+                None,
+                reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
+                seconds=time.perf_counter() - t0,
+            )
+        return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
+
+
 def exists(
     pos: Position,
     conditions: Sequence[Condition] = (),
@@ -294,54 +364,17 @@ def exists(
     workers: int = DEFAULT_WORKERS,
 ) -> ExistsAnswer:
     """Is there a continuation of ``pos`` meeting every condition? With ``count`` > 1,
-    up to that many distinct witness lines."""
-    if count < 1:
-        raise SearchError(f"count must be at least 1, not {count}")
-    t0 = time.perf_counter()
-    rm = build_round(pos)
-    model = rm.model
-    assumptions = []
-    for i, cond in enumerate(conditions):
-        a = model.new_bool_var(f"cond{i}")
-        cond.add(rm, a)
-        assumptions.append(a)
-    model.add_assumptions(assumptions)
-    lines: list[tuple[Play, ...]] = []
-    while len(lines) < count:
-        remaining = time_limit - (time.perf_counter() - t0)
-        solver = make_solver(workers, max(remaining, 0.01))
-        status = solver.solve(model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            line = extract_line(rm, solver)
-            replay(pos, line, conditions)
-            if line in lines:
-                raise WitnessBug(
-                    f"bug: the solver repeated witness {' '.join(p.text for p in line)}"
-                )
-            lines.append(line)
-            block_line(rm, line)
-            continue
-        if status == cp_model.INFEASIBLE:
-            if lines:
-                break
-            clash = _clash(rm, conditions, assumptions, solver, time_limit)
-            return ExistsAnswer(False, clash=clash, seconds=time.perf_counter() - t0)
-        if lines:
-            break
-        return ExistsAnswer(
-            None,
-            reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
-            seconds=time.perf_counter() - t0,
-        )
-    return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
+    up to that many distinct witness lines. (To ask one position several questions, build
+    :class:`Questions` once.)"""
+    return Questions(pos).ask(conditions, count, time_limit, workers)
 
 
-def block_line(rm: RoundModel, line: Sequence[Play]) -> None:
+def block_line(rm: RoundModel, line: Sequence[Play], enforce: Lit | None = None) -> None:
     """Forbid this exact line in later solutions (for counting distinct witnesses)."""
     lits = [neg(rm.x[s][pl.cell]) for s, pl in enumerate(line)]
     if len(line) < rm.steps:
         lits.append(rm.played[len(line)])
-    add_clause(rm.model, lits)
+    add_clause(rm.model, lits, enforce)
 
 
 def _clash(
@@ -356,7 +389,7 @@ def _clash(
     the others alone have a continuation), so that every named condition takes part."""
     if not conditions:
         return []
-    index = {a.index: i for i, a in enumerate(assumptions)}
+    index = {a.index: i for i, a in enumerate(assumptions)}  # duplicates: the last one
     core = [index[c] for c in solver.sufficient_assumptions_for_infeasibility() if c in index]
     if not core:
         core = list(range(len(conditions)))
@@ -370,5 +403,4 @@ def _clash(
         if make_solver(DEFAULT_WORKERS, time_limit).solve(model) == cp_model.INFEASIBLE:
             core = trial
     model.clear_assumptions()
-    model.add_assumptions(assumptions)
     return [conditions[k].name for k in sorted(core)]

@@ -1,0 +1,133 @@
+"""The CP-SAT existence answers against two independent deciders: a plain search over
+``Position.legal_plays`` (written here) and the python-constraint encoding
+(:mod:`catbox_solver.model.csp`), on random positions with at most 3 tricks left, for
+every player count and every preset reading; and against the conformance table answers."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from gen import random_line, start_position
+
+from catbox_solver.model.csp import exists_csp
+from catbox_solver.model.jsonform import position_from_dict
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.search import exists as ex
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+
+Outcome = tuple[int | None, int | None, tuple[int, ...]]
+
+
+def outcomes(pos: Position) -> frozenset[Outcome]:
+    """Every way the round can end from ``pos``: (paradox seat or None, trick number of the
+    paradox or None, tricks won), by a plain search with a memo."""
+    memo: dict[Position, frozenset[Outcome]] = {}
+
+    def rec(p: Position) -> frozenset[Outcome]:
+        got = memo.get(p)
+        if got is not None:
+            return got
+        if p.tricks_left == 0:
+            out: frozenset[Outcome] = frozenset([(None, None, p.tricks_won)])
+        else:
+            legal = p.legal_plays()
+            if not legal:
+                out = frozenset([(p.to_move, p.tricks_played + 1, p.tricks_won)])
+            else:
+                out = frozenset().union(*(rec(p.after(pl)) for pl in legal))
+        memo[p] = out
+        return out
+
+    return rec(pos)
+
+
+def random_positions(seed: int, count: int, max_steps: int) -> list[Position]:
+    """Positions from seeded random rounds (random player count and preset reading) with at
+    most 3 tricks and ``max_steps`` plays left."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        n = rng.choice([2, 3, 4, 5])
+        rules = Ruleset.from_name(rng.choice(list(PRESETS)), n)
+        line = random_line(start_position(rules, rng), rng)
+        cands = [
+            p
+            for p in line
+            if 0 < p.tricks_left <= 3 and p.tricks_left * n - len(p.trick) <= max_steps
+        ]
+        if cands:
+            out.append(rng.choice(cands))
+    return out
+
+
+def test_cpsat_agrees_with_plain_search() -> None:
+    rng = random.Random(7)
+    disagreements = []
+    positions = random_positions(2026, 200, 15)
+    assert len({p.rules.players for p in positions}) == 4
+    assert len({p.rules.name for p in positions}) == len(PRESETS)
+    for pos in positions:
+        outs = outcomes(pos)
+        seat = rng.randrange(pos.rules.players)
+        k = rng.randrange(4)
+        trick = pos.tricks_played + 1 + rng.randrange(pos.tricks_left)
+        questions = [
+            ([ex.no_paradox()], any(o[0] is None for o in outs)),
+            ([ex.paradox_by(seat)], any(o[0] == seat for o in outs)),
+            ([ex.paradox_by(seat, trick)], any(o[0] == seat and o[1] == trick for o in outs)),
+            ([ex.tricks_at_least(seat, k)], any(o[2][seat] >= k for o in outs)),
+            (
+                [ex.no_paradox(), ex.tricks(seat, k)],
+                any(o[0] is None and o[2][seat] == k for o in outs),
+            ),
+        ]
+        asker = ex.Questions(pos)  # one model, five questions
+        for conds, want in questions:
+            got = asker.ask(conds, workers=1)  # a witness is replayed inside
+            if got.exists is not want:
+                disagreements.append((pos, [c.name for c in conds], want, got.exists))
+    assert disagreements == []
+
+
+def test_three_deciders_agree_on_small_positions() -> None:
+    rng = random.Random(8)
+    disagreements = []
+    for pos in random_positions(77, 70, 8):
+        outs = outcomes(pos)
+        seat = rng.randrange(pos.rules.players)
+        k = rng.randrange(3)
+        cases = [
+            ({"no_paradox": True}, [ex.no_paradox()], any(o[0] is None for o in outs)),
+            ({"paradox_by": seat}, [ex.paradox_by(seat)], any(o[0] == seat for o in outs)),
+            (
+                {"tricks_at_least": (seat, k)},
+                [ex.tricks_at_least(seat, k)],
+                any(o[2][seat] >= k for o in outs),
+            ),
+        ]
+        asker = ex.Questions(pos)
+        for kwargs, conds, want in cases:
+            by_csp = exists_csp(pos, **kwargs)  # type: ignore[arg-type]
+            by_cpsat = asker.ask(conds, workers=1).exists
+            if not (by_csp is by_cpsat is want):
+                disagreements.append((pos, kwargs, want, by_csp, by_cpsat))
+    assert disagreements == []
+
+
+@pytest.mark.skipif(not CONFORMANCE.exists(), reason="conformance data not present")
+def test_conformance_table_answers() -> None:
+    ins = (CONFORMANCE / "dd-in.jsonl").read_text().splitlines()
+    expect = (CONFORMANCE / "dd-table-expect.jsonl").read_text().splitlines()
+    assert len(ins) == len(expect) == 106
+    disagreements = []
+    for i, (line, want) in enumerate(zip(ins, expect, strict=True)):
+        pos = position_from_dict(json.loads(line))
+        got = ex.exists(pos, [ex.no_paradox()], workers=1)
+        if got.exists is not json.loads(want)["exists"]:
+            disagreements.append(i + 1)
+    assert disagreements == []
