@@ -1,0 +1,188 @@
+"""``catbox exists`` and ``catbox prove``: answers checked against a plain search, JSON
+shapes, clashing conditions, batches and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+from test_exists_crosscheck import outcomes
+
+from catbox_solver.cli import main
+from catbox_solver.model.jsonform import position_to_dict, position_to_json
+from catbox_solver.model.notation import position_from_notation
+from catbox_solver.model.position import Play, Position
+
+TWO_P = (
+    "2p official | R:..... B:..0.. Y:...N0 G:N.1N. | 1223455 11124455 | RBYG RYG | "
+    "lead 0: 5y | won 1 0 | left 7"
+)
+THREE_P = (
+    "3p official | R:.1.212 B:.11..2 Y:000.00 G:..212. | 1456 1356 1224 | YG RBG RBG | "
+    "lead 2 | won 2 1 2 | bid 3 4 1 | left 3"
+)
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_one_line_error(result: Result, fragment: str) -> None:
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert fragment in result.stderr
+
+
+def replay(pos: Position, plays: list[dict[str, object]]) -> Position:
+    for p in plays:
+        assert p["text"] == f"{p['value']}{str(p['color']).lower()}"
+        pos = pos.play(Play.parse(str(p["text"])))
+    return pos
+
+
+def three_p() -> Position:
+    pos = position_from_notation(THREE_P)
+    assert pos.tricks_left == 3 and pos.to_move == 2
+    return pos
+
+
+def test_exists_json_agrees_with_plain_search() -> None:
+    pos = three_p()
+    outs = outcomes(pos)
+    for seat in range(3):
+        want = any(o[0] == seat for o in outs)
+        result = run("exists", THREE_P, "--paradox-by", str(seat), "--json")
+        assert result.exit_code == 0
+        answer = json.loads(result.stdout)
+        assert answer["exists"] is want
+        if want:
+            assert set(answer) == {"exists", "line"}
+            assert replay(pos, answer["line"]).paradox_by == seat
+        else:
+            assert answer == {"exists": False, "clash": [f"--paradox-by {seat}"]}
+    result = run("exists", THREE_P, "--no-paradox", "--json")
+    answer = json.loads(result.stdout)
+    assert answer["exists"] is any(o[0] is None for o in outs)
+
+
+def test_exists_text_names_the_end_of_the_witness() -> None:
+    result = run("exists", THREE_P)
+    assert result.exit_code == 0
+    first, second = result.stdout.splitlines()
+    assert first == "exists"
+    assert second.startswith("witness: ") and "tricks won" in second
+
+
+def test_clashing_conditions_are_named() -> None:
+    pos = three_p()
+    outs = outcomes(pos)
+    # seat 0 can reach 3 tricks and seat 1 can reach 4, but not both
+    both = [o for o in outs if o[2][0] >= 3 and o[2][1] >= 4]
+    alone0 = [o for o in outs if o[2][0] >= 3]
+    alone1 = [o for o in outs if o[2][1] >= 4]
+    assert alone0 and alone1 and not both
+    result = run(
+        "exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least", "1=4", "--json"
+    )
+    assert json.loads(result.stdout) == {
+        "exists": False,
+        "clash": ["--tricks-at-least 0=3", "--tricks-at-least 1=4"],
+    }
+    text = run("exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least", "1=4")
+    assert text.stdout == (
+        "impossible: the conditions clash: --tricks-at-least 0=3, --tricks-at-least 1=4\n"
+    )
+
+
+def test_count_gives_distinct_lines() -> None:
+    pos = three_p()
+    result = run("exists", THREE_P, "--count", "3", "--json")
+    answer = json.loads(result.stdout)
+    assert answer["exists"] is True and len(answer["lines"]) == 3
+    assert answer["line"] == answer["lines"][0]
+    texts = {" ".join(str(p["text"]) for p in line) for line in answer["lines"]}
+    assert len(texts) == 3
+    for line in answer["lines"]:
+        assert replay(pos, line).is_over
+
+
+def test_empty_and_final_board() -> None:
+    pos = three_p()
+    result = run("exists", THREE_P, "--no-paradox", "--json")
+    answer = json.loads(result.stdout)
+    assert answer["exists"] is True
+    end = replay(pos, answer["line"])
+    board = position_to_dict(end)["board"]
+    spec = " ".join(f"{k}:{v}" for k, v in board.items())
+    again = json.loads(run("exists", THREE_P, "--final-board", spec, "--json").stdout)
+    assert position_to_dict(replay(pos, again["line"]))["board"] == board
+    as_json = json.loads(
+        run("exists", THREE_P, "--final-board", json.dumps(board), "--json").stdout
+    )
+    assert as_json["exists"] is True
+    # 3 players: a paradox-free round fills the board, so no cell can stay empty
+    empty = [f"{k}{i + 1}" for k, row in board.items() for i, ch in enumerate(row) if ch == "."]
+    assert empty == []
+    free = [
+        f"{k}{i + 1}"
+        for k, row in position_to_dict(pos)["board"].items()
+        for i, ch in enumerate(row)
+        if ch == "."
+    ]
+    cell = free[0]
+    clash = json.loads(run("exists", THREE_P, "--no-paradox", "--empty", cell, "--json").stdout)
+    assert clash == {"exists": False, "clash": ["--no-paradox", f"--empty {cell.upper()}"]}
+
+
+def test_batch_answers_each_line(tmp_path: Path) -> None:
+    pos = three_p()
+    f = tmp_path / "b.jsonl"
+    f.write_text(position_to_json(pos) + "\n" + "{bad\n" + position_to_json(pos) + "\n")
+    result = run("exists", f"@{f}", "--json")
+    assert result.exit_code == 2
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
+    assert len(lines) == 3
+    assert lines[0]["exists"] is True and lines[2]["exists"] is True
+    assert set(lines[1]) == {"error"}
+
+
+def test_bad_input_is_one_line() -> None:
+    assert_one_line_error(run("exists", THREE_P, "--tricks", "0=x"), "SEAT=COUNT")
+    assert_one_line_error(run("exists", THREE_P, "--empty", "z9"), "cell")
+    assert_one_line_error(run("exists", THREE_P, "--empty", "g7"), "value 7")
+    assert_one_line_error(run("exists", THREE_P, "--paradox-by", "3"), "seat 3")
+    assert_one_line_error(run("exists", THREE_P, "--final-board", "R:.."), "four rows")
+    assert_one_line_error(run("exists", "3p nonsense"), "")
+    assert_one_line_error(run("prove", "no-such"), "unknown statement")
+    assert_one_line_error(run("prove", "full-board", "--players", "2"), "not 2")
+    assert_one_line_error(run("prove"), "--list")
+
+
+def test_prove_list_and_a_fast_proof() -> None:
+    listed = run("prove", "--list")
+    assert listed.exit_code == 0
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert names == [
+        "one-empty-cell",
+        "full-board",
+        "equal-discards",
+        "last-color-kept",
+        "earliest-paradox",
+        "red-lead-exception",
+    ]
+    as_json = json.loads(run("prove", "--list", "--json").stdout)
+    assert [s["name"] for s in as_json] == names
+    result = run("prove", "full-board", "--players", "3")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("full-board, 3 players: PROVED (solver INFEASIBLE, ")
+    proof = json.loads(run("prove", "full-board", "--players", "4", "--json").stdout)
+    assert proof["verdict"] == "PROVED" and proof["status"] == "INFEASIBLE"
+    assert proof["counterexample"] is None
+
+
+def test_help_has_examples() -> None:
+    for cmd in ("exists", "prove"):
+        result = run(cmd, "--help")
+        assert result.exit_code == 0 and "Example" in result.stdout
