@@ -151,8 +151,7 @@ class Search:
         self.hero = hero
         self.deadline = deadline
         self.nodes = 0
-        self.ta: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.tb: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.tu: dict[tuple[int, ...], tuple[int, int]] = {}
         self.tt: dict[tuple[int, ...], bool] = {}
         self.ts: dict[tuple[int, ...], tuple[int, int]] = {}
         rules = pos.rules
@@ -163,6 +162,8 @@ class Search:
         self._row_order = rules.row_order
         self._diagonal = rules.adjacency == "diagonal"
         self._groups: dict[int, int] = {}
+        self.loss_led = rules.color_loss == "led"
+        self.red_ok = rules.red_lead != "never"
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -206,95 +207,102 @@ class Search:
         h = self.hero
         return (st.used, st.owners[h], st.won[h], st.leader, *st.colors, *st.hands)
 
-    # ---- game A: tricks still won by the hero while never causing a paradox ----------
-    def _a(self, r: int) -> bool:
-        """Can the hero make sure to cause no paradox and win at least ``r`` (>= 0) more
-        tricks?"""
+    # ---- the trick game: one integer for the rest of the round -----------------------
+    def _u(self, r: int) -> bool:
+        """Can the hero make sure that the outcome of the rest of the round is at least
+        ``r``? Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks;
+        -1 - g if the hero causes a paradox after winning g more tricks. The hero's final
+        trick points are monotone in u whatever it has won already, so u is a game of its
+        own and its bounds can be stored without the tricks won."""
         st = self.st
         tl = st.tricks_left
         if tl == 0:
             return r <= 0
         if r > tl:
             return False
+        if r <= -tl:
+            return True
         self._tick()
         plays = st.legal()
         hero = self.hero
-        p = (st.leader + len(st.trick)) % st.n
+        trick = st.trick
+        p = (st.leader + len(trick)) % st.n
         if not plays:
-            return p != hero and r <= 0
+            return (-1 if p == hero else 0) >= r
         key = None
-        if not st.trick:
+        if not trick:
             key = self.key()
-            ent = self.ta.get(key)
+            ent = self.tu.get(key)
             if ent is not None:
                 if ent[0] >= r:
                     return True
                 if ent[1] < r:
                     return False
+            if r <= 0 and self._safe(hero, tl):
+                self._store(key, tl, 0, True)
+                return True
         mine = p == hero
         res = not mine
         for play in self._order(plays, p, r > 0):
             w = st.push(play)
             if w == hero:
-                sub = self._a(r - 1 if r > 0 else 0)
+                sub = self._u(r - 1 if r >= 1 else r + 1 if r <= -1 else 0)
             else:
-                sub = self._a(r)
+                sub = self._u(r)
             st.pop()
             if sub == mine:
                 res = mine
                 break
         if key is not None:
-            lo, hi = self.ta.get(key, (-1, tl))
-            if res:
-                lo = max(lo, r)
-            else:
-                hi = min(hi, r - 1)
-            self.ta[key] = (lo, hi)
+            self._store(key, tl, r, res)
         return res
 
-    # ---- game B: tricks the hero has won when forced into a paradox --------------------
-    def _b(self, s: int) -> bool:
-        """Can the hero make sure that it causes no paradox, or that it has won at most
-        ``s`` (>= -1) more tricks when it does? (s = -1: no paradox by the hero.)"""
+    def _store(self, key: tuple[int, ...], tl: int, r: int, res: bool) -> None:
+        lo, hi = self.tu.get(key, (-tl, tl))
+        if res:
+            if r > lo:
+                lo = r
+        elif r - 1 < hi:
+            hi = r - 1
+        self.tu[key] = (lo, hi)
+
+    def _safe(self, seat: int, plays_needed: int) -> bool:
+        """Counting fact: ``seat`` can never be stuck if some color it holds has at least
+        ``plays_needed`` empty cells of values that only this seat holds. Nobody else can
+        fill those cells; the seat plays that color whenever it cannot or need not follow
+        (losing only the led color, never this one), so it always has a legal play. Needs
+        the official color loss (the led color is lost); with red, red lead must be
+        possible when nothing else is."""
         st = self.st
-        tl = st.tricks_left
-        if s >= tl - 1:
-            return True
-        self._tick()
-        plays = st.legal()
-        hero = self.hero
-        p = (st.leader + len(st.trick)) % st.n
-        if not plays:
-            return p != hero or s >= 0
-        key = None
-        if not st.trick:
-            key = self.key()
-            ent = self.tb.get(key)
-            if ent is not None:
-                if ent[1] <= s:
-                    return True
-                if ent[0] > s:
-                    return False
-        mine = p == hero
-        res = not mine
-        for play in self._order(plays, p, False):
-            w = st.push(play)
-            if w == hero:
-                sub = self._b(s - 1 if s >= 0 else -1)
-            else:
-                sub = self._b(s)
-            st.pop()
-            if sub == mine:
-                res = mine
-                break
-        if key is not None:
-            lo, hi = self.tb.get(key, (-1, tl - 1))
-            if res:
-                hi = min(hi, s)
-            else:
-                lo = max(lo, s + 1)
-            self.tb[key] = (lo, hi)
-        return res
+        if not self.loss_led:
+            return False
+        hands = st.hands
+        mine = hands[seat]
+        others = 0
+        for i, h in enumerate(hands):
+            if i != seat:
+                others |= h
+        cols = st.colors[seat]
+        used = st.used
+        counts = [0, 0, 0, 0]
+        x, sh = mine, 0
+        while x:
+            if x & 15 and not others >> sh & 15:
+                free = ~(used >> sh) & cols & 15
+                if free & 1:
+                    counts[0] += 1
+                if free & 2:
+                    counts[1] += 1
+                if free & 4:
+                    counts[2] += 1
+                if free & 8:
+                    counts[3] += 1
+            x >>= 4
+            sh += 4
+        best = max(counts[1], counts[2], counts[3])
+        if self.red_ok:
+            best = max(best, counts[0])
+        return best >= plays_needed
 
     # ---- cooperative: some continuation without paradox -------------------------------
     def _t(self) -> bool:
@@ -406,38 +414,53 @@ class Search:
 
     # ---- move ordering ----------------------------------------------------------------
     def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
-        return plays
+        """Plays likely to decide first: the hero keeps its colors; the coalition takes
+        the hero's cells."""
+        if len(plays) < 2:
+            return plays
+        st = self.st
+        hero = self.hero
+        trick = st.trick
+        led = trick[0].color if trick else -1
+        if p == hero:
+            return sorted(plays, key=lambda pl: pl.color != led)
+        hh = st.hands[hero]
+        hc = st.colors[hero]
+
+        def threat(pl: Play) -> int:
+            v, c = pl
+            return -((hh >> (4 * v - 4) & 15 and hc >> c & 1) * 2 + (c == led))
+
+        return sorted(plays, key=threat)
 
     # ---- exact values on the current state ------------------------------------------
+    def _final(self, u: int) -> int:
+        """The hero's final trick points for outcome ``u`` of the rest of the round."""
+        w = self.st.won[self.hero]
+        return w + u if u >= 0 else u + 1 - w
+
     def tricks_at_least(self, k: int) -> bool:
         """Are the hero's final trick points at least ``k``?"""
-        w = self.st.won[self.hero]
-        if k >= 1:
-            return self._a(max(0, k - w))
-        return self._b(max(-1, -k - w))
+        tl = self.st.tricks_left
+        for u in range(-tl, tl + 1):
+            if self._final(u) >= k:
+                return self._u(u)
+        return False
 
     def tricks_exact(self) -> int:
         """The hero's guaranteed final trick points."""
-        st = self.st
-        w = st.won[self.hero]
-        tl = st.tricks_left
-        if self._a(0):
+        tl = self.st.tricks_left
+        if self._u(0):
             lo, hi = 0, tl
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if self._a(mid):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            return w + lo
-        lo, hi = 0, max(tl - 1, 0)
+        else:
+            lo, hi = -tl, -1
         while lo < hi:
-            mid = (lo + hi) // 2
-            if self._b(mid):
-                hi = mid
+            mid = (lo + hi + 1) // 2
+            if self._u(mid):
+                lo = mid
             else:
-                lo = mid + 1
-        return -(w + lo)
+                hi = mid - 1
+        return self._final(lo)
 
     def score_exact(self) -> int:
         st = self.st
@@ -464,12 +487,12 @@ class Search:
             return True
         if k >= 2:
             return False
-        return self._a(0) if question == "paradox" else self._t()
+        return self._u(0) if question == "paradox" else self._t()
 
     def exact(self, question: str) -> Value:
         """The exact value of ``question`` on the current state."""
         if question == "paradox":
-            return self._a(0)
+            return self._u(0)
         if question == "tricks":
             return self.tricks_exact()
         if question == "score":

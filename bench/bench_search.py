@@ -1,0 +1,205 @@
+"""Benchmark of the double-dummy search (catbox_solver.search.dd).
+
+For each player count and question: the median and worst time and node count over 20
+fixed seeded positions with 4, 5 and 6 tricks left and at the first lead of a round (after
+discards and predictions). Positions are reached by paradox-free play from seeded deals (a
+randomized depth-first search finds a line that finishes the round with no paradox, and the
+line is cut at the wanted trick): random play mostly reaches positions that are already
+lost, which are easy. The same positions are solved by the straightforward memoised
+alpha-beta of ``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up.
+
+Examples::
+
+    python bench/bench_search.py --players 4 --questions tricks --max-seconds 120
+    python bench/bench_search.py --players 4 --depths 4,5 --count 20 --baseline
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from baseline_alphabeta import baseline_solve  # noqa: E402
+
+from catbox_solver.model.deal import deal  # noqa: E402
+from catbox_solver.model.position import Play, Position  # noqa: E402
+from catbox_solver.model.rules import Ruleset  # noqa: E402
+from catbox_solver.search.dd import QUESTIONS, solve  # noqa: E402
+
+FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
+
+
+def start_position(rules: Ruleset, rng: random.Random) -> Position:
+    """First lead of a seeded round: distinct discards where possible (a paradox-free
+    round of 3 or 4 players needs them), random predictions, 2 players: neutral tokens."""
+    d = deal(rules, rng)
+    hands: list[list[int]] = []
+    discarded: set[int] = set()
+    for hand in d.hands:
+        h = list(hand)
+        choices = [v for v in h if v not in discarded] or h
+        out = rng.choice(choices)
+        discarded.add(out)
+        h.remove(out)
+        hands.append(h)
+    preds = None
+    if rules.has_predictions:
+        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
+    return Position.new_round(rules, hands, 0, preds, d.revealed)
+
+
+def _hopeless(pos: Position) -> bool:
+    """Counting cut-off: each seat keeps one card, every play needs an empty cell of its
+    value; too many copies of some values or too many cells nobody can fill."""
+    rules = pos.rules
+    held = [0] * (rules.values + 1)
+    can = [0] * (rules.values + 1)
+    for h, cols in zip(pos.hands, pos.colors, strict=True):
+        for v in h:
+            held[v] += 1
+            can[v] |= cols
+    plays_left = sum(held) - rules.players
+    slack = rules.cells - bin(pos.used).count("1") - plays_left
+    excess = deficit = 0
+    for v in range(1, rules.values + 1):
+        empty = ~pos.used >> (4 * v - 4) & 15
+        free = bin(empty).count("1")
+        if held[v] > free:
+            excess += held[v] - free
+        else:
+            deficit += free - held[v]
+        deficit += bin(empty & ~can[v]).count("1")
+    return excess > rules.players or deficit > slack
+
+
+def paradox_free_line(pos: Position, rng: random.Random, max_nodes: int) -> list[Play] | None:
+    """A randomized depth-first search for plays that finish the round with no paradox."""
+    budget = [max_nodes]
+    line: list[Play] = []
+
+    def dfs(p: Position) -> bool:
+        if p.tricks_left == 0:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0 or _hopeless(p):
+            return False
+        plays = list(p.legal_plays())
+        rng.shuffle(plays)
+        if p.trick:
+            led = p.trick[0].color
+            plays.sort(key=lambda pl: pl.color != led)
+        for play in plays:
+            line.append(play)
+            if dfs(p.after(play)):
+                return True
+            line.pop()
+        return False
+
+    return list(line) if dfs(pos) else None
+
+
+def bench_positions(players: int, tricks_left: int, count: int = 20, seed: int = 0) -> list[
+    Position
+]:
+    """``count`` positions at the start of a trick with ``tricks_left`` tricks to go
+    (FIRST_LEAD: the first lead), on paradox-free lines of seeded rounds."""
+    rules = Ruleset(players=players)
+    want = rules.tricks if tricks_left == FIRST_LEAD else tricks_left
+    out: list[Position] = []
+    k = 0
+    while len(out) < count:
+        rng = random.Random(1000 * players + 100_000 * seed + k)
+        k += 1
+        pos = start_position(rules, rng)
+        line = paradox_free_line(pos, rng, 20_000)
+        if line is None:
+            continue
+        for play in line:
+            if pos.tricks_left == want and not pos.trick:
+                break
+            pos = pos.after(play)
+        out.append(pos)
+    return out
+
+
+def _fmt(xs: list[float]) -> str:
+    return f"{statistics.median(xs):9.3f} {max(xs):9.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="2,3,4,5", help="player counts, e.g. 4 or 3,4")
+    ap.add_argument("--questions", default=",".join(QUESTIONS))
+    ap.add_argument("--depths", default="4,5,6,first", help="tricks left (first = first lead)")
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--max-seconds", type=float, default=120.0, help="time cap per solve")
+    ap.add_argument("--baseline", action="store_true", help="also run the baseline")
+    ap.add_argument("--baseline-seconds", type=float, default=60.0)
+    ap.add_argument("--value-only", action="store_true", help="root value only")
+    args = ap.parse_args(argv)
+    players = [int(x) for x in args.players.split(",")]
+    questions = args.questions.split(",")
+    depths = [FIRST_LEAD if d == "first" else int(d) for d in args.depths.split(",")]
+    print(
+        f"{'p':>2} {'left':>5} {'question':>8} | {'med s':>9} {'worst s':>9} | "
+        f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
+    )
+    for n in players:
+        for depth in depths:
+            positions = bench_positions(n, depth, args.count)
+            label = "first" if depth == FIRST_LEAD else str(depth)
+            for q in questions:
+                times: list[float] = []
+                nodes: list[float] = []
+                timeouts = 0
+                ratios: list[float] = []
+                base_times: list[float] = []
+                for pos in positions:
+                    hero = pos.to_move
+                    if q == "score" and pos.predictions is not None and (
+                        pos.predictions[hero] is None
+                    ):
+                        continue
+                    t0 = time.perf_counter()
+                    ans = solve(pos, hero, q, timeout=args.max_seconds)
+                    dt = time.perf_counter() - t0
+                    times.append(dt)
+                    nodes.append(ans.nodes)
+                    if ans.value is None:
+                        timeouts += 1
+                    if args.baseline:
+                        bt0 = time.perf_counter()
+                        bval = baseline_solve(pos, hero, q, timeout=args.baseline_seconds)
+                        bdt = time.perf_counter() - bt0
+                        if bval is not None:
+                            base_times.append(bdt)
+                            ratios.append(bdt / max(dt, 1e-6))
+                            if ans.value is not None and bval != [r.result for r in ans.plays]:
+                                print(f"  DISAGREEMENT with the baseline on {pos!r}")
+                base = ""
+                if args.baseline:
+                    if ratios:
+                        bmed = statistics.median(base_times)
+                        base = (
+                            f"{bmed:8.3f}  x{statistics.median(ratios):.0f}"
+                            f" (min x{min(ratios):.0f}, {len(ratios)}/{len(times)} finished)"
+                        )
+                    else:
+                        base = "baseline did not finish"
+                print(
+                    f"{n:>2} {label:>5} {q:>8} | {_fmt(times)} | "
+                    f"{statistics.median(nodes):10.0f} {max(nodes):11.0f} | {timeouts:8d} | {base}",
+                    flush=True,
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
