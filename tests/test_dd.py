@@ -1,0 +1,279 @@
+"""The double-dummy search against a plain minimax, its lean state against Position, the
+principal variation, the DD table, timeouts and bad questions."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from gen import paradox_free_line, random_line, start_position
+from hypothesis import given
+from hypothesis import strategies as st
+from minimax_ref import minimax, terminal_value, tree_size
+
+from catbox_solver.errors import SearchError
+from catbox_solver.model.position import PLAYS, Position
+from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.search.dd import QUESTIONS, Search, dd_table, solve, value_only
+from catbox_solver.search.fast import FastState, pack_hand, unpack_hand
+
+RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
+
+
+# ---- the lean state is the engine --------------------------------------------------------
+def _state_matches(fs: FastState, pos: Position) -> None:
+    assert fs.to_position() == pos
+    assert fs.legal() == list(pos.legal_plays())
+
+
+def test_fast_state_follows_position_on_random_rounds() -> None:
+    """On every position of random rounds of every ruleset: same legal plays, push reaches
+    Position.after, pop restores the position before."""
+    rng = random.Random(11)
+    checked = 0
+    for rules in RULESETS:
+        for _ in range(6):
+            line = random_line(start_position(rules, rng), rng)
+            fs = FastState(line[0])
+            for before, after in zip(line, line[1:], strict=False):
+                _state_matches(fs, before)
+                played = next(p for p in before.legal_plays() if before.after(p) == after)
+                winner = fs.push(played)
+                _state_matches(fs, after)
+                completed = after.tricks_left < before.tricks_left
+                assert winner == (after.leader if completed else -1)
+                fs.pop()
+                _state_matches(fs, before)
+                fs.push(played)
+                checked += 1
+            _state_matches(fs, line[-1])
+    assert checked > 3000
+
+
+def test_fast_state_pops_a_whole_line() -> None:
+    rules = Ruleset(players=4)
+    pos = start_position(rules, 5)
+    line = random_line(pos, 6)
+    fs = FastState(pos)
+    for a, b in zip(line, line[1:], strict=False):
+        fs.push(next(p for p in a.legal_plays() if a.after(p) == b))
+    for _ in line[1:]:
+        fs.pop()
+    _state_matches(fs, pos)
+
+
+@given(st.lists(st.integers(1, 9), max_size=10))
+def test_packed_hands_round_trip(values: list[int]) -> None:
+    hand = tuple(sorted(values))
+    assert unpack_hand(pack_hand(hand)) == hand
+
+
+# ---- exact values against the plain minimax ------------------------------------------------
+@cache
+def _small_positions() -> tuple[tuple[Position, int], ...]:
+    """Seeded positions with 1-3 tricks left, every player count, many rulesets; half on
+    paradox-free lines (the hard ones), half on random lines; trees small enough for the
+    plain minimax."""
+    rng = random.Random(2024)
+    out: list[tuple[Position, int]] = []
+    per_count = {2: 0, 3: 0, 4: 0, 5: 0}
+    while len(out) < 320:
+        n = rng.choice((2, 3, 4, 5))
+        if per_count[n] >= 80:
+            continue
+        rules = Ruleset.from_name(rng.choice(list(PRESETS)), n)
+        pos = start_position(rules, rng, distinct_discards=True)
+        if rng.random() < 0.5:
+            plays = paradox_free_line(pos, 5000, seed=rng.randrange(10**6))
+            if plays is None:
+                continue
+            line = [pos]
+            for p in plays:
+                line.append(line[-1].after(p))
+        else:
+            line = random_line(pos, rng)
+        cands = [p for p in line if 0 < p.tricks_left <= 3 and p.legal_plays()]
+        if not cands:
+            continue
+        p = rng.choice(cands)
+        if tree_size(p, 20_000) >= 20_000:
+            continue
+        out.append((p, rng.randrange(n)))
+        per_count[n] += 1
+    return tuple(out)
+
+
+def _questions(pos: Position, hero: int) -> list[str]:
+    qs = list(QUESTIONS)
+    if pos.predictions is not None and pos.predictions[hero] is None:
+        qs.remove("score")
+    return qs
+
+
+def test_positions_cover_every_player_count_and_many_rulesets() -> None:
+    pos = _small_positions()
+    assert {p.rules.players for p, _ in pos} == {2, 3, 4, 5}
+    assert len({p.rules for p, _ in pos}) >= 20
+    assert {p.tricks_left for p, _ in pos} == {1, 2, 3}
+    assert sum(1 for p, h in pos if not value_only(p, h, "paradox")) >= 20
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_dd_equals_plain_minimax(part: int) -> None:
+    """Zero disagreements with the plain minimax: the value and the value after every
+    legal play, for every question."""
+    cases = 0
+    for i, (pos, hero) in enumerate(_small_positions()):
+        if i % 4 != part:
+            continue
+        for q in _questions(pos, hero):
+            ans = solve(pos, hero, q)
+            expect = [minimax(pos.after(p), hero, q) for p in pos.legal_plays()]
+            assert [r.play for r in ans.plays] == list(pos.legal_plays())
+            assert [r.result for r in ans.plays] == expect, (pos, hero, q)
+            mover = q == "table" or pos.to_move == hero
+            assert ans.value == (max(expect) if mover else min(expect)), (pos, hero, q)
+            assert value_only(pos, hero, q) == ans.value
+            cases += 1
+    assert cases >= 200
+
+
+def test_principal_variation_replays_to_the_value() -> None:
+    """The principal variation is legal move by move (checked Position.play) and ends the
+    round with exactly the value claimed."""
+    for pos, hero in _small_positions()[:120]:
+        for q in _questions(pos, hero):
+            ans = solve(pos, hero, q)
+            if q == "table" and not ans.value:
+                assert ans.pv == ()
+                continue
+            end = pos
+            for play in ans.pv:
+                end = end.play(play)
+            assert end.is_over
+            assert terminal_value(end, hero, q) == ans.value, (pos, hero, q)
+
+
+def test_dd_table_rows_are_the_solve_values() -> None:
+    for pos, _ in _small_positions()[:40]:
+        table = dd_table(pos)
+        assert [r.seat for r in table.rows] == list(range(pos.rules.players))
+        for row in table.rows:
+            assert row.paradox == minimax(pos, row.seat, "paradox")
+            assert row.tricks == minimax(pos, row.seat, "tricks")
+            if pos.predictions is not None and pos.predictions[row.seat] is None:
+                assert row.score is None
+            else:
+                assert row.score == minimax(pos, row.seat, "score")
+
+
+def test_finished_and_paradox_positions() -> None:
+    rules = Ruleset(players=4)
+    line = random_line(start_position(rules, 3), 3)
+    end = line[-1]
+    for hero in range(4):
+        assert solve(end, hero, "paradox").value == (end.paradox_by != hero)
+        assert solve(end, hero, "tricks").value == end.trick_points(hero)
+        assert solve(end, hero, "table").value == (end.tricks_left == 0)
+        ans = solve(end, hero, "score")
+        assert ans.value == end.scores()[hero]
+        assert ans.plays == () and ans.pv == ()
+
+
+# ---- symmetry of blue, yellow and green ---------------------------------------------------
+def _permute_colors(pos: Position, perm: tuple[int, int, int, int]) -> Position:
+    """The same position with colors renamed by ``perm`` (red stays red)."""
+
+    def cells(mask: int) -> int:
+        out = 0
+        for i in range(40):
+            if mask >> i & 1:
+                out |= 1 << ((i & ~3) | perm[i & 3])
+        return out
+
+    def cols(mask: int) -> int:
+        return sum(1 << perm[c] for c in range(4) if mask >> c & 1)
+
+    return Position(
+        pos.rules,
+        [cells(m) for m in pos.owners],
+        cells(pos.neutral),
+        pos.hands,
+        [cols(m) for m in pos.colors],
+        pos.leader,
+        [PLAYS[p.value][perm[p.color]] for p in pos.trick],
+        pos.tricks_won,
+        pos.predictions,
+        pos.tricks_left,
+        validate=pos.rules.players != 2,  # neutral tokens fill green first
+    )
+
+
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([(0, 2, 1, 3), (0, 3, 2, 1), (0, 2, 3, 1), (0, 3, 1, 2), (0, 1, 3, 2)]),
+)
+def test_tricks_value_does_not_depend_on_color_names(
+    seed: int, perm: tuple[int, int, int, int]
+) -> None:
+    rng = random.Random(seed)
+    rules = Ruleset(players=rng.choice((3, 4, 5)))
+    line = random_line(start_position(rules, rng), rng)
+    cands = [p for p in line if 0 < p.tricks_left <= 2 and p.legal_plays()]
+    if not cands:
+        return
+    pos = rng.choice(cands)
+    hero = rng.randrange(rules.players)
+    other = _permute_colors(pos, perm)
+    for q in ("paradox", "tricks", "table"):
+        assert value_only(pos, hero, q) == value_only(other, hero, q)
+
+
+def test_canonical_key_merges_renamed_colors() -> None:
+    rules = Ruleset(players=4)
+    pos = start_position(rules, 9)
+    for p in pos.legal_plays()[:1]:
+        pos = pos.after(p)
+    while pos.trick:
+        pos = pos.after(pos.legal_plays()[0])
+    other = _permute_colors(pos, (0, 3, 1, 2))
+    assert other != pos
+    assert Search(pos, 0).key() == Search(other, 0).key()
+
+
+# ---- errors and timeouts ------------------------------------------------------------------
+def test_score_needs_the_heros_prediction() -> None:
+    rules = Ruleset(players=4)
+    line = random_line(start_position(rules, 1), 1)
+    pos = next(p for p in line if p.tricks_left == 2).with_predictions([None, 2, 1, 3])
+    with pytest.raises(SearchError, match="prediction of seat 0"):
+        solve(pos, 0, "score")
+    assert solve(pos, 1, "score").value == minimax(pos, 1, "score")
+    assert solve(pos, 0, "tricks").value == minimax(pos, 0, "tricks")
+
+
+def test_two_player_score_needs_no_prediction() -> None:
+    rules = Ruleset(players=2)
+    line = random_line(start_position(rules, 4), 4)
+    pos = next(p for p in line if p.tricks_left == 2 and not p.trick)
+    assert solve(pos, 0, "score").value == minimax(pos, 0, "score")
+
+
+def test_bad_question_and_hero() -> None:
+    pos = start_position(Ruleset(players=3), 1)
+    with pytest.raises(SearchError, match="unknown question"):
+        solve(pos, 0, "bonus")
+    with pytest.raises(SearchError, match="hero seat 3"):
+        solve(pos, 3, "tricks")
+
+
+def test_timeout_gives_unknown_never_a_guess() -> None:
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    ans = solve(pos, 0, "tricks", timeout=0.05)
+    assert ans.value is None
+    assert ans.pv == ()
+    assert all(r.result is None for r in ans.plays[-1:])
+    assert value_only(pos, 0, "tricks", timeout=0.05) is None
+    table = dd_table(pos, timeout=0.05)
+    assert all(r.tricks is None for r in table.rows)
