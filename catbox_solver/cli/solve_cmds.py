@@ -1,0 +1,184 @@
+"""``catbox solve`` and ``catbox ddtable``: double-dummy search from the command line.
+
+Thin: parse the arguments, call :mod:`catbox_solver.search.dd`, print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from catbox_solver.cli.common import json_option, main, quiet_option, show_progress
+from catbox_solver.errors import SearchError
+from catbox_solver.model.position import Play, Position
+from catbox_solver.search.dd import QUESTIONS, Answer, DDTable, dd_table, solve
+
+def parse_hero(text: str, pos: Position) -> int:
+    """``to-move`` or a seat number; SearchError (exit code 2) otherwise."""
+    if text.strip().lower() in ("to-move", "tomove", "to_move"):
+        return pos.to_move
+    try:
+        seat = int(text)
+    except ValueError:
+        raise SearchError(f"--hero must be a seat number or 'to-move', not {text!r}") from None
+    if not 0 <= seat < pos.rules.players:
+        raise SearchError(f"--hero {seat}: seats are 0-{pos.rules.players - 1}")
+    return seat
+
+
+def _progress(quiet: bool, label: str) -> Callable[[int, int], None] | None:
+    """A one-line progress indication on stderr (terminal only, not with --quiet)."""
+    if not show_progress(quiet):
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        click.echo(f"\r{label}: {done}/{total} plays searched{end}", err=True, nl=False)
+
+    return report
+
+
+def line_text(pos: Position, line: tuple[Play, ...]) -> str:
+    """Plays in notation, tricks separated by ``|``; a paradox at the end is named."""
+    parts: list[str] = []
+    cur: list[str] = []
+    for play in line:
+        cur.append(play.text)
+        left = pos.tricks_left
+        pos = pos.after(play)
+        if pos.tricks_left < left:
+            parts.append(" ".join(cur) + f" (seat {pos.leader} wins)")
+            cur = []
+    if cur:
+        parts.append(" ".join(cur))
+    text = " | ".join(parts)
+    if pos.is_paradox:
+        text += f" -- seat {pos.paradox_by} has no legal play: paradox"
+    return text
+
+
+def _value_text(question: str, value: Any) -> str:
+    if value is None:
+        return "unknown (out of time)"
+    if question in ("paradox", "table"):
+        return "yes" if value else "no"
+    return str(value)
+
+
+QUESTION_TEXT = {
+    "paradox": "can seat {h} be sure never to cause a paradox?",
+    "tricks": "trick points seat {h} can be sure of",
+    "score": "round score seat {h} can be sure of",
+    "table": "can the players together finish the round with no paradox?",
+}
+
+
+def answer_text(pos: Position, ans: Answer) -> str:
+    """Readable answer: the value, the plays best first, the principal variation."""
+    head = QUESTION_TEXT[ans.question].format(h=ans.hero)
+    lines = [f"{head} {_value_text(ans.question, ans.value)}"]
+    if ans.plays:
+        mover = "the hero" if ans.to_move == ans.hero else f"seat {ans.to_move}"
+        if ans.question == "table":
+            mover = f"seat {ans.to_move}"
+        lines.append(f"after each play of {mover} (to move), best first:")
+        for r in ans.best_first():
+            lines.append(f"  {r.play.text:4} {_value_text(ans.question, r.result)}")
+    if ans.pv:
+        lines.append(f"best line: {line_text(pos, ans.pv)}")
+    lines.append(f"{ans.nodes} nodes, {ans.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+@main.command("solve")
+@click.argument("position")
+@click.option(
+    "--hero",
+    default="to-move",
+    show_default=True,
+    help="The hero's seat number, or 'to-move' for the player to move.",
+)
+@click.option(
+    "--question",
+    type=click.Choice(QUESTIONS),
+    default="tricks",
+    show_default=True,
+    help="paradox: can the hero avoid causing one; tricks: guaranteed trick points; "
+    "score: guaranteed round score; table: can everyone together avoid a paradox.",
+)
+@click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@json_option
+@quiet_option
+def solve_cmd(
+    position: str, hero: str, question: str, timeout: float | None, as_json: bool, quiet: bool
+) -> None:
+    """Solve POSITION double dummy (all hands open): the hero against all other players.
+
+    The answer is exact: the value, the value after every legal play of the player to
+    move, and a best line. With --timeout the search may end with "unknown", never with
+    a guess.
+
+    POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
+    @FILE holding either, or @FILE.jsonl with one position per line (a batch).
+
+    \b
+    Examples:
+      catbox solve @pos.json --hero to-move --question tricks
+      catbox solve @pos.json --hero 2 --question paradox --json
+      catbox solve @many.jsonl --question table --json --timeout 10
+    """
+    from catbox_solver.cli.position_cmds import run_positions
+
+    def answer(pos: Position) -> Answer:
+        seat = parse_hero(hero, pos)
+        return solve(pos, seat, question, timeout, _progress(quiet, "solving"))
+
+    run_positions(
+        position,
+        as_json,
+        lambda pos: answer(pos).to_json(),
+        lambda pos: answer_text(pos, answer(pos)),
+    )
+
+
+def table_text(table: DDTable) -> str:
+    lines = [f"{'seat':>4}  {'no paradox':>10}  {'tricks':>6}  {'score':>5}"]
+    for r in table.rows:
+        par = "?" if r.paradox is None else "yes" if r.paradox else "no"
+        tricks = "?" if r.tricks is None else str(r.tricks)
+        score = "-" if r.score is None else str(r.score)
+        lines.append(f"{r.seat:>4}  {par:>10}  {tricks:>6}  {score:>5}")
+    lines.append(f"{table.nodes} nodes, {table.seconds:.3f} s")
+    lines.append("(score '-': prediction unknown or out of time; '?': out of time)")
+    return "\n".join(lines)
+
+
+@main.command("ddtable")
+@click.argument("position")
+@click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@json_option
+@quiet_option
+def ddtable_cmd(position: str, timeout: float | None, as_json: bool, quiet: bool) -> None:
+    """The double-dummy table of POSITION: every seat as hero against all the others.
+
+    For each seat: can it be sure never to cause a paradox, the trick points it can be sure
+    of, and the round score it can be sure of (needs its prediction).
+
+    POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
+    @FILE holding either, or @FILE.jsonl with one position per line (a batch).
+
+    \b
+    Examples:
+      catbox ddtable @pos.json
+      catbox ddtable @pos.json --json --timeout 60
+    """
+    from catbox_solver.cli.position_cmds import run_positions
+
+    def table(pos: Position) -> DDTable:
+        return dd_table(pos, timeout, _progress(quiet, "seats"))
+
+    run_positions(
+        position, as_json, lambda pos: table(pos).to_json(), lambda pos: table_text(table(pos))
+    )

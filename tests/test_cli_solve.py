@@ -1,0 +1,134 @@
+"""``catbox solve`` and ``catbox ddtable``: JSON shape, --hero to-move, bad input (exit 2),
+timeouts (unknown), batches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from gen import random_line, start_position
+from minimax_ref import minimax
+
+from catbox_solver.cli import main
+from catbox_solver.model.jsonform import position_to_json
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import Ruleset
+
+
+def _late(players: int, seed: int) -> Position:
+    """A position with at most 3 tricks left in a seeded random round (the first seed from
+    ``seed`` on whose round gets that far)."""
+    while True:
+        line = random_line(start_position(Ruleset(players=players), seed), seed)
+        late = [p for p in line if p.tricks_left <= 3 and p.trick and p.legal_plays()]
+        if late:
+            return late[0]
+        seed += 1
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_solve_json_shape_and_values() -> None:
+    pos = _late(4, 3)
+    code, out, _ = _run("solve", position_to_json(pos), "--hero", "to-move",
+                        "--question", "tricks", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"question", "hero", "value", "plays", "pv", "nodes", "seconds"}
+    assert data["question"] == "tricks"
+    assert data["hero"] == pos.to_move
+    assert data["value"] == minimax(pos, pos.to_move, "tricks")
+    assert [(p["value"], p["color"]) for p in data["plays"]] == [
+        (p.value, "RBYG"[p.color]) for p in pos.legal_plays()
+    ]
+    assert [p["result"] for p in data["plays"]] == [
+        minimax(pos.after(p), pos.to_move, "tricks") for p in pos.legal_plays()
+    ]
+    assert all(set(p) >= {"value", "color"} for p in data["pv"])
+    assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
+
+
+def test_solve_paradox_and_table_are_booleans() -> None:
+    pos = _late(3, 5)
+    for q in ("paradox", "table"):
+        code, out, _ = _run("solve", position_to_json(pos), "--hero", "1", "--question", q,
+                            "--json")
+        assert code == 0
+        data = json.loads(out)
+        assert data["hero"] == 1
+        assert data["value"] is minimax(pos, 1, q)
+        assert all(isinstance(p["result"], bool) for p in data["plays"])
+
+
+def test_solve_readable_output() -> None:
+    pos = _late(4, 8)
+    code, out, _ = _run("solve", position_to_json(pos), "--question", "paradox")
+    assert code == 0
+    value = minimax(pos, pos.to_move, "paradox")
+    assert out.splitlines()[0] == (
+        f"can seat {pos.to_move} be sure never to cause a paradox? {'yes' if value else 'no'}"
+    )
+    assert "best first:" in out
+    assert "nodes" in out.splitlines()[-1]
+
+
+def test_solve_bad_input_exits_2() -> None:
+    pos = _late(4, 3)
+    text = position_to_json(pos)
+    for args, msg in (
+        (["--hero", "9"], "--hero 9: seats are 0-3"),
+        (["--hero", "north"], "--hero must be a seat number"),
+    ):
+        code, out, err = _run("solve", text, *args)
+        assert code == 2
+        assert msg in err
+        assert "Traceback" not in err
+    code, _, err = _run("solve", '{"format": "nope"}')
+    assert code == 2 and err.startswith("error:")
+    bad = pos.with_predictions([None, 1, 1, 1])
+    code, _, err = _run("solve", position_to_json(bad), "--hero", "0", "--question", "score")
+    assert code == 2
+    assert "prediction of seat 0 is unknown" in err
+
+
+def test_solve_timeout_is_unknown() -> None:
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    code, out, _ = _run("solve", position_to_json(pos), "--timeout", "0.05", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["value"] is None
+    assert data["pv"] == []
+    code, out, _ = _run("solve", position_to_json(pos), "--timeout", "0.05")
+    assert "unknown (out of time)" in out.splitlines()[0]
+
+
+def test_ddtable_json_and_text() -> None:
+    pos = _late(3, 2)
+    code, out, _ = _run("ddtable", position_to_json(pos), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [r["seat"] for r in data["table"]] == [0, 1, 2]
+    for r in data["table"]:
+        assert r["paradox"] is minimax(pos, r["seat"], "paradox")
+        assert r["tricks"] == minimax(pos, r["seat"], "tricks")
+        assert r["score"] == minimax(pos, r["seat"], "score")
+    code, out, _ = _run("ddtable", position_to_json(pos))
+    assert code == 0
+    assert out.splitlines()[0].split() == ["seat", "no", "paradox", "tricks", "score"]
+
+
+def test_solve_batch(tmp_path: Path) -> None:
+    a, b = _late(2, 1), _late(5, 2)
+    f = tmp_path / "many.jsonl"
+    f.write_text(position_to_json(a) + "\n{bad\n" + position_to_json(b) + "\n")
+    code, out, _ = _run("solve", f"@{f}", "--question", "table", "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 3
+    assert lines[0]["value"] is minimax(a, 0, "table")
+    assert "error" in lines[1]
+    assert lines[2]["value"] is minimax(b, 0, "table")
+    assert code == 2
