@@ -15,6 +15,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import QUESTIONS, Answer, DDTable, dd_table, solve
 
+
 def parse_hero(text: str, pos: Position) -> int:
     """``to-move`` or a seat number; SearchError (exit code 2) otherwise."""
     if text.strip().lower() in ("to-move", "tomove", "to_move"):
