@@ -290,15 +290,63 @@ def simulate_stats(rules: Ruleset, games: list[GameResult], seed: int) -> dict[s
     }
 
 
+def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
+    """How often the same seeded round (same deal, same seeded bots) ends differently under
+    two rulesets: paradox or not, who caused it and when, tricks won, scores."""
+    pairs = [(ra, rb) for ga, gb in zip(a, b, strict=True)
+             for ra, rb in zip(ga.rounds, gb.rounds, strict=True)]
+    count = max(1, len(pairs))
+
+    def rate(k: int) -> float:
+        return round(k / count, 6)
+
+    paradox = sum((ra.paradox_by is None) != (rb.paradox_by is None) for ra, rb in pairs)
+    causer = sum(
+        (ra.paradox_by, ra.paradox_trick) != (rb.paradox_by, rb.paradox_trick) for ra, rb in pairs
+    )
+    tricks = sum(ra.tricks_won != rb.tricks_won for ra, rb in pairs)
+    scores = sum(ra.scores != rb.scores for ra, rb in pairs)
+    plays = sum(ra.plays != rb.plays for ra, rb in pairs)
+    return {
+        "rounds": len(pairs),
+        "plays_differ": plays,
+        "paradox_occurrence_differs": paradox,
+        "paradox_differs": causer,
+        "tricks_differ": tricks,
+        "scores_differ": scores,
+        "rates": {
+            "plays_differ": rate(plays),
+            "paradox_occurrence_differs": rate(paradox),
+            "paradox_differs": rate(causer),
+            "tricks_differ": rate(tricks),
+            "scores_differ": rate(scores),
+        },
+    }
+
+
 @main.command("simulate")
 @players_option
 @click.option("--games", "-g", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of all games.")
 @ruleset_option
+@click.option(
+    "--compare",
+    "compare",
+    default=None,
+    metavar="RULESET",
+    help="Also play the same seeded deals (same seeded bots) under this ruleset and report "
+    "how often a round's outcome differs.",
+)
 @json_option
 @quiet_option
 def simulate_cmd(
-    players: int, games: int, seed: int, ruleset: str, as_json: bool, quiet: bool
+    players: int,
+    games: int,
+    seed: int,
+    ruleset: str,
+    compare: str | None,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
     """Play random-bot games and report how they go.
 
@@ -312,12 +360,18 @@ def simulate_cmd(
     paradox_by_trick, paradox_by_seat, average_totals, average_round_scores,
     average_tricks, wins, events, events_per_round.
 
+    With --compare the JSON object is {"a": stats, "b": stats, "differences": {...}}
+    (rounds, plays_differ, paradox_occurrence_differs, paradox_differs, tricks_differ,
+    scores_differ, rates).
+
     \b
     Examples:
       catbox simulate --players 4 --games 1000 --seed 1
       catbox simulate -p 3 -g 200 --ruleset quickref-red-lead --json --quiet
+      catbox simulate -p 2 -g 500 --compare czech-color-loss
     """
     rules = _rules(ruleset, players)
+    other = _rules(compare, players) if compare is not None else None
     rng = random.Random(seed)
     seeds = [rng.getrandbits(48) for _ in range(games)]
     results = [
@@ -325,6 +379,34 @@ def simulate_cmd(
         for s in progress(seeds, len(seeds), "simulating", quiet)
     ]
     stats = simulate_stats(rules, results, seed)
+    if other is not None:
+        results_b = [
+            play_game(other, s, first_start=0)
+            for s in progress(seeds, len(seeds), f"simulating {other.name}", quiet)
+        ]
+        stats_b = simulate_stats(other, results_b, seed)
+        diff = compare_stats(results, results_b)
+        if as_json:
+            echo_json({"a": stats, "b": stats_b, "differences": diff})
+            return
+        n_rounds = diff["rounds"]
+        click.echo(
+            f"{games} games ({n_rounds} rounds), {players} players, seed {seed}: "
+            f"{rules.name} against {other.name} on the same deals and bots"
+        )
+        click.echo(f"paradox rate     {stats['paradox_rate']:.3f} against "
+                   f"{stats_b['paradox_rate']:.3f}")
+        click.echo(f"average totals   {_seats(stats['average_totals'])} against "
+                   f"{_seats(stats_b['average_totals'])}")
+        for key, text in (
+            ("plays_differ", "the plays differ"),
+            ("paradox_occurrence_differs", "one reading has a paradox, the other not"),
+            ("paradox_differs", "the paradox (who, which trick) differs"),
+            ("tricks_differ", "tricks won differ"),
+            ("scores_differ", "scores differ"),
+        ):
+            click.echo(f"  {diff[key]:>7} rounds ({diff['rates'][key]:.3f})  {text}")
+        return
     if as_json:
         echo_json(stats)
         return

@@ -196,3 +196,90 @@ class Ruleset:
 
     def __str__(self) -> str:
         return f"{self.players}p {self.name}"
+
+
+# What the texts say, per switch value: (source, wording). Sources: EN/DE/CS rulebooks,
+# their back-page quick references, and the separate German quick reference (KSR).
+SWITCH_TEXTS: Final[dict[str, dict[str, tuple[tuple[str, str], ...]]]] = {
+    "red_lead": {
+        "exception": (
+            ("EN rulebook", "You can also declare red if you cannot declare any other color "
+             "with any cards from your hand."),
+            ("DE rulebook", "Für den Fall, dass du für keine deiner verbliebenen Handkarten "
+             "nach den Regeln 1 und 2 eine andere Farbe als Rot festlegen kannst, darfst du "
+             "ebenfalls eine rote Karte anspielen."),
+            ("CS quick reference", "Smíte ohlásit červenou, pokud je na červeném řádku ... "
+             "alespoň jeden žeton hráče nebo pokud nemůžete ohlásit žádnou jinou barvu."),
+            ("DE quick reference (KSR)", "darf der Startspieler nicht rot anspielen, außer er "
+             "hätte keine andere Möglichkeit."),
+        ),
+        "never": (
+            ("EN quick reference", "You may only declare blue, yellow, or green. * Exception: "
+             "If any token(s) is placed on the red row of the research board, you may declare "
+             "red."),
+            ("DE rulebook quick reference", "Du darfst zunächst nur Blau, Gelb oder Grün "
+             "anspielen. Liegt bereits 1 Spielstein in der roten Reihe, darfst du auch Rot "
+             "anspielen."),
+        ),
+        "per-card": (
+            ("a reading of the EN rulebook", "'if you cannot declare any other color' read "
+             "for the card being led rather than for the whole hand"),
+        ),
+    },
+    "color_loss": {
+        "led": (
+            ("EN rulebook", "If you declare a color which differs from the led color, remove "
+             "the player token on your player board placed on the X space of the led color."),
+            ("DE rulebook", "musst du den Spielstein auf dem X bei der angespielten Farbe auf "
+             "deinem Spieltableau entfernen"),
+            ("CS rulebook", "musíte ze své desky hráče odebrat žeton překrývající X na "
+             "aktuální barvě štychu"),
+        ),
+        "declared": (
+            ("CS quick reference", "Pokud ohlásíte jinou barvu, než je barva štýchu, odeberte "
+             "z desky hráče žeton překrývající X u této barvy."),
+        ),
+    },
+    "following": {
+        "free": (
+            ("EN rulebook", "Players who play a card after the starting player may declare any "
+             "color (red, blue, yellow, or green), as long as it satisfies rule 1 and 2."),
+            ("DE quick reference (KSR)", "Sie dürfen jegliche Farbe benennen, soweit sie diese "
+             "auf ihrem Farbplan markiert haben."),
+        ),
+        "must-follow": (
+            ("reviews and table talk", "must follow the led color if able, as in most "
+             "trick-taking games (no rulebook says so)"),
+        ),
+    },
+    "interrupted_trick": {
+        "stay": (
+            ("EN rulebook", "No player wins the trick that caused the paradox, but leave the "
+             "tokens placed on the research board during that trick on the research board."),
+            ("DE rulebook", "Eventuell in diesem Stich bereits auf den Forschungsplan gelegte "
+             "Spielsteine bleiben jedoch dort liegen."),
+        ),
+        "removed": (
+            ("a misreading of 'put aside the cards played in this trick'", "the tokens of the "
+             "interrupted trick are taken off with the cards"),
+        ),
+    },
+    "adjacency": {
+        "orthogonal": (
+            ("EN rulebook", "connected vertically or horizontally. Diagonal connection is not "
+             "considered as adjacent."),
+            ("DE rulebook", "die waage- und senkrecht zueinander benachbart ... liegen"),
+        ),
+        "diagonal": (("house rule", "diagonal neighbours also join a group"),),
+    },
+    "two_player_bonus": {
+        "at-most-4": (
+            ("EN rulebook", "When the round ends, if a player wins 4 or fewer tricks, that "
+             "player receives a bonus score (unless they caused a paradox)."),
+        ),
+        "prediction": (
+            ("comparison", "2 players predict 1-4 tricks and score the bonus on an exact "
+             "prediction, as with 3-5 players"),
+        ),
+    },
+}

@@ -1,0 +1,195 @@
+"""``catbox rules``: the interpretation switches and presets, and where two readings differ."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from catbox_solver.cli.common import echo_json, json_option, main, quiet_option, show_progress
+from catbox_solver.model.jsonform import play_json, position_to_dict
+from catbox_solver.model.notation import position_to_notation
+from catbox_solver.model.position import Play
+from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
+from catbox_solver.render import render_text
+from catbox_solver.search.readings import QUESTIONS, Difference, diff_rulesets
+
+
+@main.group()
+def rules() -> None:
+    """The rule readings: list the switches and presets, compare two readings.
+
+    \b
+    Example:
+      catbox rules list
+      catbox rules diff official must-follow --players 4
+    """
+
+
+def rules_listing() -> dict[str, Any]:
+    """Every switch (values, default, the texts' wording) and every preset."""
+    return {
+        "switches": [
+            {
+                "name": name,
+                "values": list(values),
+                "default": values[0],
+                "texts": {
+                    value: [{"source": src, "wording": text} for src, text in quotes]
+                    for value, quotes in SWITCH_TEXTS[name].items()
+                },
+            }
+            for name, values in SWITCHES.items()
+        ]
+        + [
+            {
+                "name": "row_order",
+                "values": ["any order of RBYG"],
+                "default": "RBYG",
+                "texts": {},
+            }
+        ],
+        "presets": [
+            {"name": name, "switches": {**Ruleset().switches(), **setting}}
+            for name, setting in PRESETS.items()
+        ],
+    }
+
+
+@rules.command("list")
+@json_option
+def rules_list(as_json: bool) -> None:
+    """Every interpretation switch and preset, one line each, with what the texts say.
+
+    \b
+    Example:
+      catbox rules list
+      catbox rules list --json
+    """
+    data = rules_listing()
+    if as_json:
+        echo_json(data)
+        return
+    click.echo("switches (official reading first):")
+    for sw in data["switches"]:
+        click.echo(f"  {sw['name']}: {' | '.join(sw['values'])}")
+        for value, quotes in sw["texts"].items():
+            for q in quotes:
+                click.echo(f"      {value:<11} {q['source']}: \"{q['wording']}\"")
+    click.echo("presets:")
+    default = Ruleset().switches()
+    for preset in data["presets"]:
+        changed = {k: v for k, v in preset["switches"].items() if default[k] != v}
+        what = ", ".join(f"{k}={v}" for k, v in changed.items()) or "every switch official"
+        click.echo(f"  {preset['name']}: {what}")
+
+
+def _answer_text(answer: object) -> str:
+    if isinstance(answer, tuple):
+        return " ".join(p.text for p in answer if isinstance(p, Play)) or "none (paradox)"
+    return str(answer)
+
+
+def _answer_json(answer: object) -> Any:
+    if isinstance(answer, tuple):
+        return [play_json(p) for p in answer if isinstance(p, Play)]
+    return answer
+
+
+@rules.command("diff")
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option(
+    "--question",
+    type=click.Choice(QUESTIONS),
+    default="legal",
+    show_default=True,
+    help="legal plays, or a double-dummy question (for every seat as hero).",
+)
+@click.option("--deals", type=click.IntRange(1, 10_000), default=30, show_default=True,
+              help="Seeded deals searched at each number of tricks left.")
+@click.option("--max-tricks-left", type=click.IntRange(1, 8), default=2, show_default=True,
+              help="The bound: search positions with at most this many tricks left.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--timeout", type=float, default=None, help="Give up after this many seconds.")
+@json_option
+@quiet_option
+def rules_diff(
+    ruleset_a: str,
+    ruleset_b: str,
+    players: int,
+    question: str,
+    deals: int,
+    max_tricks_left: int,
+    seed: int,
+    timeout: float | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Find a smallest position where readings RULESET_A and RULESET_B differ.
+
+    Smallest means fewest cards left in hands, then fewest tricks left. Positions are
+    searched from the last trick backwards over seeded deals; every line of play from each
+    searched trick start is walked under both readings. Rulesets are preset names with
+    optional overrides (official,following=must-follow).
+
+    \b
+    Example:
+      catbox rules diff official must-follow --players 4
+      catbox rules diff official czech-color-loss --players 3 --json
+      catbox rules diff official quickref-red-lead -n 2 --question paradox
+    """
+    a = Ruleset.from_name(ruleset_a, players)
+    b = Ruleset.from_name(ruleset_b, players)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    verbose = show_progress(quiet)
+
+    def on_level(t: int) -> None:
+        if verbose:
+            click.echo(f"searching positions with {t} trick(s) left...", err=True)
+
+    result = diff_rulesets(
+        a, b, question, deals=deals, max_tricks_left=max_tricks_left, seed=seed,
+        deadline=deadline, on_level=on_level,
+    )
+    if isinstance(result, Difference):
+        cards, left = result.size
+        if as_json:
+            echo_json({
+                "differ": True,
+                "question": question,
+                "position": position_to_dict(result.position),
+                "notation": position_to_notation(result.position),
+                "size": {"cards": cards, "tricks_left": left},
+                "line": [play_json(p) for p in result.line],
+                "hero": result.hero,
+                "a": {"ruleset": a.name, "answer": _answer_json(result.answer_a)},
+                "b": {"ruleset": b.name, "answer": _answer_json(result.answer_b)},
+            })
+            return
+        click.echo(f"{a.name} and {b.name} differ ({question}); smallest position found: "
+                   f"{cards} cards in hands, {left} trick(s) left")
+        click.echo(position_to_notation(result.position))
+        click.echo(render_text(result.position))
+        if result.line:
+            click.echo("line (legal under both): " + " ".join(p.text for p in result.line))
+        what = "legal plays" if question == "legal" else f"{question} for seat {result.hero}"
+        click.echo(f"{a.name}: {what}: {_answer_text(result.answer_a)}")
+        click.echo(f"{b.name}: {what}: {_answer_text(result.answer_b)}")
+        return
+    cards, left = result.bound
+    if as_json:
+        echo_json({
+            "differ": False,
+            "question": question,
+            "bound": {"cards": cards, "tricks_left": left},
+            "positions_checked": result.positions_checked,
+        })
+        return
+    click.echo(
+        f"no difference up to size {cards} cards / {left} trick(s) left "
+        f"({result.positions_checked} positions checked, {deals} deals per level, "
+        f"at most {max_tricks_left} tricks left)"
+    )

@@ -1,0 +1,204 @@
+"""Rule readings side by side (catbox rules list / diff, simulate --compare) and the
+distinguishing positions documented in docs/interpretations.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from catbox_solver.cli import main
+from catbox_solver.errors import RulesetError
+from catbox_solver.model.notation import position_from_notation
+from catbox_solver.model.position import Play
+from catbox_solver.model.rules import PRESETS, SWITCHES, Ruleset
+from catbox_solver.search.dd import value_only
+from catbox_solver.search.readings import (
+    Difference,
+    NoDifference,
+    diff_rulesets,
+    first_lead,
+    same_state,
+)
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "interpretations.md"
+
+
+def doc_cases() -> list[dict[str, str]]:
+    text = DOC.read_text(encoding="utf-8")
+    cases = []
+    for block in re.findall(r"<!-- case\n(.*?)\n-->", text, re.S):
+        cases.append(dict(line.split(": ", 1) for line in block.splitlines()))
+    return cases
+
+
+def plays_text(plays: tuple[Play, ...]) -> str:
+    return " ".join(p.text for p in plays) or "none (paradox)"
+
+
+def answer_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def test_doc_has_a_case_for_every_switch() -> None:
+    switches = set()
+    for case in doc_cases():
+        (switch, _), = PRESETS[case["b"]].items()
+        switches.add(switch)
+    assert switches == set(SWITCHES)
+
+
+@pytest.mark.parametrize("case", doc_cases(), ids=lambda c: c["b"])
+def test_documented_position_still_distinguishes(case: dict[str, str]) -> None:
+    pos_a = position_from_notation(case["position"])
+    assert pos_a.rules.name == case["a"]
+    b = Ruleset.from_name(case["b"], pos_a.players)
+    if "position_b" in case:  # the readings differ in whether 2 players predict
+        pos_b = position_from_notation(case["position_b"])
+        assert pos_b.rules == b and same_state(pos_a, pos_b)
+    else:
+        pos_b = pos_a.with_rules(b)
+    line = [] if case["line"] == "-" else case["line"].split()
+    for text in line:
+        pos_a, pos_b = pos_a.play(text), pos_b.play(text)
+    if case["question"] == "legal":
+        got_a, got_b = plays_text(pos_a.legal_plays()), plays_text(pos_b.legal_plays())
+    else:
+        hero = int(case["hero"])
+        got_a = answer_text(value_only(pos_a, hero, case["question"]))
+        got_b = answer_text(value_only(pos_b, hero, case["question"]))
+    assert (got_a, got_b) == (case["answer_a"], case["answer_b"])
+    assert got_a != got_b
+
+
+def check_difference(diff: Difference, a: Ruleset, b: Ruleset) -> None:
+    """A reported legal difference replays: identical start, line legal under both, and the
+    legal plays at its end differ exactly as reported."""
+    pa = diff.position
+    pa.validate()
+    pb = pa.with_rules(b)
+    assert pa.rules == a and same_state(pa, pb)
+    for p in diff.line:
+        pa, pb = pa.play(p), pb.play(p)
+    assert pa.legal_plays() == diff.answer_a and pb.legal_plays() == diff.answer_b
+    assert set(diff.answer_a) != set(diff.answer_b)
+
+
+def test_must_follow_difference_is_the_last_trick_follower() -> None:
+    a, b = Ruleset(players=4), Ruleset(players=4, following="must-follow")
+    diff = diff_rulesets(a, b, "legal", deals=5)
+    assert isinstance(diff, Difference)
+    check_difference(diff, a, b)
+    # the smallest possible: the last trick, a follower with two cards, one of the led color
+    assert diff.size[1] == 1 and diff.line == ()
+    led = diff.position.led_color
+    assert {p.color for p in diff.answer_b} == {led}
+
+
+def test_color_loss_difference_needs_a_line() -> None:
+    a, b = Ruleset(players=2), Ruleset(players=2, color_loss="declared")
+    diff = diff_rulesets(a, b, "legal", deals=30)
+    assert isinstance(diff, Difference)
+    check_difference(diff, a, b)
+    # the readings part only after an off-color follow, on that player's next turn
+    assert len(diff.line) >= 1
+    start = diff.position
+    assert start.trick and diff.line[0].color != start.led_color
+
+
+def test_scoring_switch_never_changes_legal_plays() -> None:
+    a, b = Ruleset(players=3), Ruleset(players=3, adjacency="diagonal")
+    result = diff_rulesets(a, b, "legal", deals=3, max_tricks_left=2)
+    assert isinstance(result, NoDifference)
+    assert result.bound == (9, 2) and result.positions_checked > 0
+
+
+def test_diff_needs_same_player_count_and_known_question() -> None:
+    with pytest.raises(RulesetError, match="3 and 4 players"):
+        diff_rulesets(Ruleset(players=3), Ruleset(players=4))
+    with pytest.raises(RulesetError, match="unknown question"):
+        diff_rulesets(Ruleset(players=3), Ruleset(players=3), "bogus")
+
+
+def test_rules_list_json_shape() -> None:
+    result = CliRunner().invoke(main, ["rules", "list", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    names = [s["name"] for s in data["switches"]]
+    assert names == [*SWITCHES, "row_order"]
+    for sw in data["switches"][:-1]:
+        assert sw["values"] == list(SWITCHES[sw["name"]]) and sw["default"] == sw["values"][0]
+        assert set(sw["texts"]) == set(sw["values"])
+    assert [p["name"] for p in data["presets"]] == list(PRESETS)
+    must = next(p for p in data["presets"] if p["name"] == "must-follow")
+    assert must["switches"]["following"] == "must-follow"
+    assert must["switches"]["red_lead"] == "exception"
+
+
+def test_rules_list_readable_names_sources() -> None:
+    result = CliRunner().invoke(main, ["rules", "list"])
+    assert result.exit_code == 0
+    assert "CS quick reference" in result.output
+    assert "czech-color-loss: color_loss=declared" in result.output
+
+
+def test_rules_diff_cli_json_and_errors() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["rules", "diff", "official", "must-follow", "-n", "4", "--deals", "5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["differ"] is True and data["question"] == "legal"
+    pos = position_from_notation(data["notation"])
+    assert {(p["value"], p["color"]) for p in data["a"]["answer"]} == {
+        (p.value, "RBYG"[p.color]) for p in pos.legal_plays()
+    }
+    bad = runner.invoke(main, ["rules", "diff", "official", "nonsense"])
+    assert bad.exit_code == 2
+    assert bad.output.strip().splitlines() == [
+        "error: unknown ruleset 'nonsense' (presets: " + ", ".join(PRESETS) + ")"
+    ]
+    none = runner.invoke(
+        main,
+        ["rules", "diff", "official", "diagonal-bonus", "-n", "3", "--deals", "2", "--json"],
+    )
+    assert json.loads(none.output) == {
+        "differ": False,
+        "question": "legal",
+        "bound": {"cards": 9, "tricks_left": 2},
+        "positions_checked": json.loads(none.output)["positions_checked"],
+    }
+
+
+def test_simulate_compare_same_ruleset_has_no_difference() -> None:
+    result = CliRunner().invoke(
+        main, ["simulate", "-p", "3", "-g", "5", "--compare", "official", "--json", "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    diff = json.loads(result.output)["differences"]
+    assert diff["rounds"] == 15
+    assert [diff[k] for k in ("plays_differ", "paradox_differs", "scores_differ")] == [0, 0, 0]
+
+
+def test_simulate_compare_must_follow_differs_somewhere() -> None:
+    result = CliRunner().invoke(
+        main, ["simulate", "-p", "4", "-g", "5", "--compare", "must-follow", "--json", "-q"]
+    )
+    data = json.loads(result.output)
+    assert data["a"]["ruleset"] == "official" and data["b"]["ruleset"] == "must-follow"
+    diff = data["differences"]
+    assert diff["rounds"] == 20
+    # the same seeded bots play differently as soon as one reading forbids an off-color play
+    assert 0 < diff["plays_differ"] <= 20
+    assert diff["scores_differ"] <= diff["rounds"]
+
+
+def test_same_state_ignores_only_the_ruleset() -> None:
+    pos = first_lead(Ruleset(players=3), 11)
+    other = pos.with_rules(Ruleset(players=3, following="must-follow"))
+    assert same_state(pos, other)
+    assert not same_state(pos, pos.after(pos.legal_plays()[0]).with_rules(other.rules))
