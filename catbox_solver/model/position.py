@@ -516,6 +516,13 @@ class Position:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Position is immutable: cannot delete {name}")
 
+    def _repr_svg_(self) -> str:
+        """The research board, hands and trick as SVG (Jupyter shows it, as python-chess
+        does for boards)."""
+        from catbox_solver.svg import position_svg
+
+        return position_svg(self)
+
     def __repr__(self) -> str:
         try:
             from catbox_solver.model.notation import position_to_notation
