@@ -331,7 +331,10 @@ def prove_last_color_kept(rules: Ruleset, workers: int, time_limit: float) -> Pr
     other = solve_free(czech, counter, workers, time_limit)
     res.seconds += other.seconds
     if other.found is not None:
-        res.findings.append("with the Czech reading (declared color lost) it can happen:")
+        res.findings.append(
+            "with the Czech reading (declared color lost) a player can lose all four "
+            "(witness czech-color-loss)"
+        )
         res.witnesses["czech-color-loss"] = other.found
     else:
         res.findings.append(f"with the Czech reading: {other.status}")
