@@ -7,6 +7,8 @@ import random
 
 import pytest
 from gen import random_line, start_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.cpsat import build_free_round, build_round, no_paradox_lit
@@ -224,3 +226,22 @@ def test_one_model_answers_many_questions_without_leaking() -> None:
     assert set(first.lines) == set(second.lines) == every
     free = asker.ask([ex.no_paradox()], workers=1).exists
     assert free is any(not ex.replay(pos, ln, []).is_paradox for ln in every)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4, 5]), st.integers(12, 40))
+def test_some_continuation_always_exists_and_replays(seed: int, players: int, k: int) -> None:
+    line = random_line(start_position(Ruleset(players), seed), seed)
+    pos = line[min(k, len(line) - 1)]
+    ans = ex.exists(pos, [], workers=1)
+    assert ans.exists is True and ans.line is not None
+    end = ex.replay(pos, ans.line, [])
+    assert end.is_over
+    if pos.is_paradox:
+        assert ans.line == () and end.paradox_by == pos.to_move
+
+
+def test_trick_number_outside_the_round_is_bad_input() -> None:
+    pos = start_position(Ruleset(5), 1)
+    with pytest.raises(SearchError, match="trick 8 outside 1-7"):
+        ex.exists(pos, [ex.paradox_by(0, 8)])

@@ -95,6 +95,8 @@ class Condition:
         n = rm.players
         if self.seat is not None and not 0 <= self.seat < n:
             raise SearchError(f"{self.name}: seat {self.seat} outside 0-{n - 1}")
+        if self.trick is not None and not 1 <= self.trick <= rm.rules.tricks:
+            raise SearchError(f"{self.name}: trick {self.trick} outside 1-{rm.rules.tricks}")
         if self.kind == "no-paradox":
             add_clause(model, [no_paradox_lit(rm)], enforce)
         elif self.kind in ("paradox-by", "paradox"):
