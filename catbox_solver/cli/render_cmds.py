@@ -1,0 +1,95 @@
+"""``catbox render`` (a position as an SVG picture) and ``catbox puzzle export`` (a printable
+HTML sheet of puzzles)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from catbox_solver.cli.common import main
+from catbox_solver.cli.puzzle_group import puzzle
+from catbox_solver.export import DEFAULT_TITLE, write_sheet
+from catbox_solver.model.notation import read_position
+from catbox_solver.puzzles import load_puzzles
+from catbox_solver.svg import position_svg
+
+_EXAMPLE_4P = (
+    "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
+    "11345578 23334558 11224678 3445667 | RBYG RYG RBYG RYG | lead 3: 7g | won 0 0 0 1 | "
+    "bid 3 1 1 3 | left 7"
+)
+
+RENDER_HELP = f"""Draw a position as an SVG picture: the research board, the trick in
+progress, every hand, each player's colors (lost ones crossed out), tricks won, predictions
+and who is to move (or the paradox, or the scores at the end of the round).
+
+A player's token is a disc with the seat number; a neutral token is a grey square marked N;
+the covered column is hatched. The picture reads in black and white too.
+
+\b
+Examples:
+  catbox render "{_EXAMPLE_4P}" -o board.svg
+  catbox render @position.json --size 480 --hero 0 > board.svg
+"""
+
+EXPORT_HELP = """Export puzzles as one self-contained HTML page to print or share: every
+puzzle's picture, difficulty, question, a hint and a "Show answer" button revealing the
+answer and its explanation. The page loads nothing from the network.
+
+PUZZLES is a puzzle file (TOML) or a directory of them (*.toml, sorted by name).
+
+\b
+Example:
+  catbox puzzle export puzzles/ -o sheet.html
+  catbox puzzle export puzzles/ --title "Club night, week 3" -o week3.html
+"""
+
+
+@main.command(
+    help=RENDER_HELP,
+    epilog="POSITION is the one-line notation (docs/notation.md), JSON text in the "
+    "catbox-position/1 form, or @FILE holding either.",
+)
+@click.argument("position")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the SVG to this file (default: standard output).",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Width in pixels (default: the natural 720).",
+)
+@click.option("--hero", type=int, default=None, help="Mark this seat as the hero.")
+def render(position: str, output: Path | None, size: int | None, hero: int | None) -> None:
+    """Draw a position as SVG."""
+    svg = position_svg(read_position(position), size, hero=hero)
+    if output is None:
+        click.echo(svg, nl=False)
+    else:
+        output.write_text(svg, encoding="utf-8")
+
+
+@puzzle.command("export", help=EXPORT_HELP)
+@click.argument("puzzles", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the HTML page to this file (default: standard output).",
+)
+@click.option("--title", default=DEFAULT_TITLE, show_default=True, help="The page title.")
+def export(puzzles: Path, output: Path | None, title: str) -> None:
+    """Export puzzles as a printable HTML sheet."""
+    loaded = load_puzzles(puzzles)
+    if output is None:
+        from catbox_solver.export import sheet_html
+
+        click.echo(sheet_html(loaded, title), nl=False)
+        return
+    size = write_sheet(loaded, output, title)
+    click.echo(f"wrote {output}: {len(loaded)} puzzles, {size} bytes", err=True)
