@@ -245,3 +245,21 @@ def test_trick_number_outside_the_round_is_bad_input() -> None:
     pos = start_position(Ruleset(5), 1)
     with pytest.raises(SearchError, match="trick 8 outside 1-7"):
         ex.exists(pos, [ex.paradox_by(0, 8)])
+
+
+def test_partly_known_deal() -> None:
+    rules = Ruleset(4)
+    known = [1, 1, 2, 3, 4, 5, 6, 7, 8]
+    rm = build_free_round(rules, hands=[known, None, None, None], discards=[[8], None, None, None])
+    rm.model.add_bool_or([no_paradox_lit(rm)])
+    solver = make_solver(2, 30)
+    assert solver.solve(rm.model) in (2, 4)
+    dl = extract_deal(rm, solver)
+    assert dl.hands[0] == tuple(known) and dl.discards[0] == (8,)
+    assert dl.final.tricks_left == 0
+    # two known equal discards: no paradox-free round (equal-discards)
+    stuck = build_free_round(rules, discards=[[5], [5], None, None])
+    stuck.model.add_bool_or([no_paradox_lit(stuck)])
+    assert make_solver(2, 30).solve(stuck.model) == 3  # INFEASIBLE
+    with pytest.raises(SearchError, match="seat 1's hand"):
+        build_free_round(rules, hands=[None, [1, 2], None, None])

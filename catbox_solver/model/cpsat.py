@@ -23,11 +23,13 @@ trick points only (see docs/constraints.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import RED, Ruleset
 
@@ -209,19 +211,50 @@ def build_round(pos: Position) -> RoundModel:
     return rm
 
 
-def build_free_round(rules: Ruleset, start: int = 0) -> RoundModel:
-    """The model of a whole round whose deal is unknown: each seat's hand after the discard,
-    its discard, the 2-player leftovers (revealed and hidden) and the neutral tokens they
-    place are variables, next to every play."""
+def build_free_round(
+    rules: Ruleset,
+    start: int = 0,
+    hands: Sequence[Sequence[int] | None] | None = None,
+    discards: Sequence[Sequence[int] | None] | None = None,
+) -> RoundModel:
+    """The model of a whole round whose deal is unknown or partly known: each seat's hand
+    after the discard, its discard, the 2-player leftovers (revealed and hidden) and the
+    neutral tokens they place are variables, next to every play. ``hands`` and
+    ``discards`` fix the seats whose cards are known (None for an unknown seat)."""
     n = rules.players
     model = cp_model.CpModel()
     cells = [_cell(v, c) for v in range(1, rules.values + 1) for c in range(4)]
     rm = RoundModel(rules, model, None, rules.tricks * n, rules.tricks, 0, 1, cells)
     add_free_deal(rm)
+    add_known_cards(rm, hands, rm.hand, "hand", rules.tricks + 1)
+    add_known_cards(rm, discards, rm.discards, "discard", rules.discards)
     rm.leader = [[p == start for p in range(n)]]
     keeps0 = [[True] * 4 for _ in range(n)]
     add_all_rules(rm, keeps0, [0] * n)
     return rm
+
+
+def add_known_cards(
+    rm: RoundModel,
+    known: Sequence[Sequence[int] | None] | None,
+    counts: list[dict[int, Any]],
+    what: str,
+    size: int,
+) -> None:
+    """Fix the cards of the seats whose hand (or discard) is known."""
+    if known is None:
+        return
+    if len(known) != rm.players:
+        raise SearchError(f"known {what}s: {len(known)} entries for {rm.players} players")
+    for p, cards in enumerate(known):
+        if cards is None:
+            continue
+        if len(cards) != size or any(v not in counts[p] for v in cards):
+            raise SearchError(
+                f"seat {p}'s {what} must be {size} values in 1-{rm.rules.values}, not {list(cards)}"
+            )
+        for v, var in counts[p].items():
+            rm.model.add(var == list(cards).count(v))
 
 
 def add_free_deal(rm: RoundModel) -> None:
