@@ -1,0 +1,235 @@
+"""The printable puzzle sheet: one self-contained HTML page, every text escaped, answers hidden
+behind buttons; ``catbox puzzle export``. (The page in a real browser: test_browser.py.)"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from catbox_solver.cli import main
+from catbox_solver.errors import CatboxError
+from catbox_solver.export import sheet_html, write_sheet
+from catbox_solver.puzzles import Puzzle, load_puzzles, puzzle_from_dict
+from catbox_solver.svg import position_svg
+
+REPO = Path(__file__).resolve().parents[1]
+
+FOUR_P = (
+    "4p official | R:01213120 B:2300.332 Y:31220.32 G:31210130 | 15 46 2 3 | "
+    "RBYG RG RBYG RBYG | lead 2: 8b 7b | won 2 1 3 1 | bid 2 1 3 1 | left 1"
+)
+TWO_P = (
+    "2p official | R:..... B:..0.. Y:...N0 G:N.1N. | 1223455 11124455 | RBYG RYG | "
+    "lead 0: 5y | won 1 0 | left 7"
+)
+NASTY = '<script>alert("x")</script> & <b>bold</b>'
+
+
+def exists_puzzle(**extra: object) -> Puzzle:
+    data: dict[str, object] = {
+        "id": "peter",
+        "title": "Peter's last trick",
+        "players": 4,
+        "position": FOUR_P,
+        "question": "exists",
+        "conditions": ["no-paradox"],
+        "answer": False,
+        "hint": "Look at Peter's colors.",
+        "explanation": "Peter holds 4 and 6.\n\nRed and green 4 and 6 are taken.",
+        "difficulty": 2,
+        "tags": ["rulebook"],
+    }
+    data.update(extra)
+    return puzzle_from_dict(data)
+
+
+def safe_puzzle(**extra: object) -> Puzzle:
+    data: dict[str, object] = {
+        "id": "two-safe",
+        "title": "Two players, stay safe",
+        "players": 2,
+        "position": TWO_P,
+        "question": "safe",
+        "answer": [],
+        "difficulty": 3,
+    }
+    data.update(extra)
+    return puzzle_from_dict(data)
+
+
+class Collector(HTMLParser):
+    """Every start tag with its attributes, and whether each start tag was closed."""
+
+    VOID = {"meta", "br", "img", "input", "link", "hr", "rect", "circle", "line"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
+        self.stack.pop()
+
+
+def parse(html: str) -> Collector:
+    c = Collector()
+    c.feed(html)
+    c.close()
+    assert c.stack == []
+    return c
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_sheet_structure() -> None:
+    puzzles = [exists_puzzle(), safe_puzzle()]
+    html = sheet_html(puzzles, "Club night")
+    assert html.startswith('<!DOCTYPE html>\n<html lang="en">')
+    tags = parse(html).tags
+    sections = [a for t, a in tags if t == "section"]
+    assert [s["id"] for s in sections] == ["puzzle-peter", "puzzle-two-safe"]
+    toc = [a["href"] for t, a in tags if t == "a"]
+    assert toc == ["#puzzle-peter", "#puzzle-two-safe"]
+    buttons = [a for t, a in tags if t == "button" and a.get("class") == "reveal"]
+    answers = [a for t, a in tags if t == "div" and a.get("class") == "answer"]
+    assert [b["aria-controls"] for b in buttons] == [a["id"] for a in answers]
+    assert [a["id"] for a in answers] == ["puzzle-peter-answer", "puzzle-two-safe-answer"]
+    assert all("hidden" in a for a in answers)
+    assert [b["aria-expanded"] for b in buttons] == ["false", "false"]
+    assert "<title>Club night</title>" in html and "<h1>Club night</h1>" in html
+    assert "<h2>1. Peter&#x27;s last trick</h2>" in html
+    assert "<h2>2. Two players, stay safe</h2>" in html
+    assert "★★☆☆☆</span> difficulty 2 of 5 · 4 players · rules: official · tags: rulebook" in html
+
+
+def test_sheet_content_per_puzzle() -> None:
+    peter, safe = exists_puzzle(), safe_puzzle()
+    html = sheet_html([peter, safe])
+    # the exists question marks no hero; a play question marks the seat it asks about
+    assert f"<figure>{position_svg(peter.position)}</figure>" in html
+    assert f"<figure>{position_svg(safe.position, hero=1)}</figure>" in html
+    assert (
+        '<p class="question">Is there any way to finish the round (everyone cooperating) '
+        "with no paradox?</p>"
+    ) in html
+    assert '<p class="verdict">No.</p>' in html
+    assert '<p class="verdict">No play keeps you safe.</p>' in html
+    assert "<p>Peter holds 4 and 6.</p><p>Red and green 4 and 6 are taken.</p>" in html
+    assert "<summary>Hint</summary><p>Look at Peter&#x27;s colors.</p>" in html
+    # no hint, no hint box
+    assert html.count('<details class="hint">') == 1
+    assert "<code>" + TWO_P + "</code>" in html
+
+
+def test_every_text_is_escaped() -> None:
+    pz = exists_puzzle(title=NASTY, hint=NASTY, explanation=NASTY, tags=[NASTY])
+    html = sheet_html([pz], NASTY)
+    assert "alert" in html
+    assert "<script>alert" not in html and "<b>bold" not in html
+    escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;"
+    # page title and heading, puzzle heading, contents, tags, hint, explanation
+    assert html.count(escaped) == 7
+    # exactly the two scripts of the page itself
+    assert html.count("<script>") == 2
+    parse(html)
+
+
+def test_sheet_needs_no_network() -> None:
+    html = sheet_html([exists_puzzle(), safe_puzzle()])
+    assert re.findall(r"https?://[^\"'\s]*", html) == ["http://www.w3.org/2000/svg"] * 2
+    tags = parse(html).tags
+    assert not [a for t, a in tags if "src" in a]
+    assert all(a["href"].startswith("#") for t, a in tags if "href" in a)
+    for forbidden in ("url(", "@import", "<link", "<img", "<iframe"):
+        assert forbidden not in html
+    csp = [a["content"] for t, a in tags if a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp == [
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    ]
+    assert "@media print" in html
+
+
+def test_sheet_is_deterministic_and_anchors_unique() -> None:
+    puzzles = [exists_puzzle(), exists_puzzle(title="Again")]
+    html = sheet_html(puzzles)
+    assert sheet_html(puzzles) == html
+    ids = [a["id"] for t, a in parse(html).tags if t == "section"]
+    assert ids == ["puzzle-peter", "puzzle-peter-2"]
+
+
+def test_no_puzzles_is_an_error() -> None:
+    with pytest.raises(CatboxError, match="no puzzles to export"):
+        sheet_html([])
+
+
+def test_write_sheet(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.html"
+    size = write_sheet([safe_puzzle()], out)
+    data = out.read_bytes()
+    assert size == len(data)
+    assert data.decode("utf-8") == sheet_html([safe_puzzle()])
+
+
+# ---- catbox puzzle export --------------------------------------------------------------------
+
+PUZZLE_TOML = """id = "two-safe"
+title = "Two players, stay safe"
+players = 2
+position = "{pos}"
+question = "safe"
+answer = []
+"""
+
+
+def test_export_command(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text(PUZZLE_TOML.format(pos=TWO_P), encoding="utf-8")
+    out = tmp_path / "sheet.html"
+    result = run("puzzle", "export", str(tmp_path), "-o", str(out), "--title", "Week 3")
+    assert result.exit_code == 0
+    assert result.output == f"wrote {out}: 1 puzzles, {out.stat().st_size} bytes\n"
+    loaded = load_puzzles(tmp_path)
+    assert out.read_text(encoding="utf-8") == sheet_html(loaded, "Week 3")
+    result = run("puzzle", "export", str(tmp_path / "a.toml"))
+    assert result.exit_code == 0
+    assert result.output == sheet_html(loaded)
+
+
+def test_export_errors_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text('id = "x"\n', encoding="utf-8")
+    for args, fragment in (
+        (("puzzle", "export", str(tmp_path / "missing")), "no such file or directory"),
+        (("puzzle", "export", str(tmp_path)), "field 'title' is missing"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert result.output.startswith("error: ") and fragment in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
+def test_export_help_has_an_example() -> None:
+    result = run("puzzle", "export", "--help")
+    assert result.exit_code == 0
+    assert "catbox puzzle export puzzles/ -o sheet.html" in result.output
+
+
+def test_the_repository_puzzles_export() -> None:
+    puzzles = load_puzzles(REPO / "puzzles")
+    html = sheet_html(puzzles)
+    sections = [a for t, a in parse(html).tags if t == "section"]
+    assert [s["id"] for s in sections] == [f"puzzle-{p.id}" for p in puzzles]
