@@ -5,8 +5,8 @@ For a teacher to print or share: each puzzle shows its picture (inline SVG, see
 button revealing the answer and the explanation. The page needs no network: the style, the
 pictures and the few lines of script are all inline, and a Content-Security-Policy forbids
 loading anything else. With ``@media print`` the buttons disappear, each puzzle stays on one
-page and only the answers shown on screen are printed (so "Show all answers" then print gives
-an answer key). All text from puzzle files is escaped.
+page and only the hints and answers opened on screen are printed (so "Show all answers" then
+print gives an answer key). All text from puzzle files is escaped.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ button:hover { background: #e4e4e4; }
 .answer .verdict { font-weight: bold; }
 @media print {
   body { max-width: none; padding: 0; }
-  nav, .toolbar, button, details.notation { display: none; }
+  nav, .toolbar, button, details.notation, details.hint:not([open]) { display: none; }
   .puzzle { break-inside: avoid; page-break-inside: avoid; }
   .answer { background: none; }
   a { color: inherit; text-decoration: none; }

@@ -142,6 +142,8 @@ def test_print_hides_buttons_and_contents(page: Any) -> None:
             len(sheet_puzzles()) + 1
         )
         assert not by_css(page, "nav")[0].is_displayed()
+        # a closed hint cannot be unfolded on paper: left out
+        assert [h.is_displayed() for h in by_css(page, "details.hint")] == [False]
         assert all(f.is_displayed() for f in by_css(page, "figure"))
     finally:
         page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

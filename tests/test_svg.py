@@ -4,10 +4,12 @@ the board, trick, hands, colors and status of the position; ``catbox render``.""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import ModuleType
 
 from click.testing import CliRunner, Result
 from gen import random_line, start_position
@@ -19,6 +21,7 @@ from catbox_solver.errors import PositionError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.puzzles import load_puzzles
 from catbox_solver.svg import NEUTRAL_COLOR, SEAT_COLORS, _text, position_svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -282,3 +285,45 @@ def test_render_help_has_an_example() -> None:
     assert result.exit_code == 0
     assert 'catbox render "4p official | R:.1....3.' in result.output
     assert "-o board.svg" in result.output
+
+
+# ---- the pictures in the docs ----------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def make_pictures() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "make_pictures", REPO / "scripts" / "make_pictures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_pictures_are_current() -> None:
+    script = make_pictures()
+    examples = script.example_pictures()
+    assert sorted(examples) == [
+        "four-players.svg",
+        "paradox.svg",
+        "round-over.svg",
+        "two-players.svg",
+    ]
+    for name, svg in examples.items():
+        assert (REPO / "docs" / "img" / name).read_text(encoding="utf-8") == svg, name
+        assert f"](img/{name})" in (REPO / "docs" / "pictures.md").read_text(encoding="utf-8")
+
+
+def test_docs_example_puzzles_are_current() -> None:
+    script = make_pictures()
+    puzzles = {p.id: p for p in load_puzzles(REPO / "puzzles")}
+    page = (REPO / "docs" / "examples.md").read_text(encoding="utf-8")
+    shown = re.findall(r"\]\(img/puzzle-([a-z0-9-]+)\.svg\)", page)
+    assert shown, "docs/examples.md shows no puzzle"
+    for number, pid in enumerate(shown, start=1):
+        pz = puzzles[pid]
+        assert script.puzzle_section(number, pz) in page
+        picture = (REPO / "docs" / "img" / f"puzzle-{pid}.svg").read_text(encoding="utf-8")
+        assert picture == script.puzzle_pictures([pz])[f"puzzle-{pid}.svg"]
