@@ -90,7 +90,7 @@ def _seat_token(cx: int, cy: int, seat: int, r: int = 14) -> list[str]:
         ' stroke-width="1.5"/>',
         _text(
             cx,
-            cy + r // 2 - 1 + (r >= 12),
+            cy + r // 2 - (1 if r < 12 else 0),  # baseline that centres the digit
             str(seat),
             size=r + r // 3,
             fill="#ffffff",
