@@ -48,6 +48,7 @@ Example:
 
 @main.command(
     help=RENDER_HELP,
+    short_help="Draw a position as an SVG picture.",
     epilog="POSITION is the one-line notation (docs/notation.md), JSON text in the "
     "catbox-position/1 form, or @FILE holding either.",
 )
@@ -74,7 +75,7 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
         output.write_text(svg, encoding="utf-8")
 
 
-@puzzle.command("export", help=EXPORT_HELP)
+@puzzle.command("export", help=EXPORT_HELP, short_help="Export puzzles as a printable HTML sheet.")
 @click.argument("puzzles", type=click.Path(path_type=Path))
 @click.option(
     "-o",
