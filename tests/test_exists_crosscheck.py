@@ -20,24 +20,28 @@ from catbox_solver.search import exists as ex
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 
-Outcome = tuple[int | None, int | None, tuple[int, ...]]
+Outcome = tuple[int | None, int | None, tuple[int, ...], int]
 
 
 def outcomes(pos: Position) -> frozenset[Outcome]:
     """Every way the round can end from ``pos``: (paradox seat or None, trick number of the
-    paradox or None, tricks won), by a plain search with a memo."""
+    paradox or None, tricks won, mask of the cells holding a token at the end), by a plain
+    search with a memo."""
     memo: dict[Position, frozenset[Outcome]] = {}
 
     def rec(p: Position) -> frozenset[Outcome]:
         got = memo.get(p)
         if got is not None:
             return got
+        board = p.neutral
+        for m in p.final_owners():
+            board |= m
         if p.tricks_left == 0:
-            out: frozenset[Outcome] = frozenset([(None, None, p.tricks_won)])
+            out: frozenset[Outcome] = frozenset([(None, None, p.tricks_won, board)])
         else:
             legal = p.legal_plays()
             if not legal:
-                out = frozenset([(p.to_move, p.tricks_played + 1, p.tricks_won)])
+                out = frozenset([(p.to_move, p.tricks_played + 1, p.tricks_won, board)])
             else:
                 out = frozenset().union(*(rec(p.after(pl)) for pl in legal))
         memo[p] = out
@@ -76,17 +80,20 @@ def test_cpsat_agrees_with_plain_search() -> None:
         seat = rng.randrange(pos.rules.players)
         k = rng.randrange(4)
         trick = pos.tricks_played + 1 + rng.randrange(pos.tricks_left)
+        v, c = rng.randrange(1, pos.rules.values + 1), rng.randrange(4)
+        cell = 1 << ((v - 1) * 4 + c)
         questions = [
             ([ex.no_paradox()], any(o[0] is None for o in outs)),
             ([ex.paradox_by(seat)], any(o[0] == seat for o in outs)),
             ([ex.paradox_by(seat, trick)], any(o[0] == seat and o[1] == trick for o in outs)),
             ([ex.tricks_at_least(seat, k)], any(o[2][seat] >= k for o in outs)),
+            ([ex.empty((v, c))], any(not o[3] & cell for o in outs)),
             (
                 [ex.no_paradox(), ex.tricks(seat, k)],
                 any(o[0] is None and o[2][seat] == k for o in outs),
             ),
         ]
-        asker = ex.Questions(pos)  # one model, five questions
+        asker = ex.Questions(pos)  # one model, six questions
         for conds, want in questions:
             got = asker.ask(conds, workers=1)  # a witness is replayed inside
             if got.exists is not want:
