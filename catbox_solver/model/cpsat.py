@@ -139,7 +139,6 @@ class RoundModel:
     discards: list[dict[int, Any]] = field(default_factory=list)
     revealed: dict[int, Any] = field(default_factory=dict)
     hidden: dict[int, Any] = field(default_factory=dict)
-    false: Lit = False
 
     @property
     def players(self) -> int:
@@ -310,9 +309,6 @@ def _values(rules: Ruleset) -> range:
 
 def add_all_rules(rm: RoundModel, keeps0: list[list[Lit]], won0: list[int]) -> None:
     """Every rule of a round, in the order the variables depend on each other."""
-    f = rm.model.new_bool_var("false")
-    rm.model.add(f == 0)
-    rm.false = f
     add_steps(rm)
     add_rule1_cell_once(rm)
     add_leaders(rm)
