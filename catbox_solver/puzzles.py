@@ -15,17 +15,22 @@ never executes code). The schema is in ``docs/puzzles.md``. The question kinds:
 
 from __future__ import annotations
 
+import hashlib
+import random
 import re
+import time
 import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from catbox_solver.errors import CatboxError, SearchError
-from catbox_solver.model.notation import position_from_notation
+from catbox_solver.model.deal import deal
+from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+from catbox_solver.search.dd import Search, _Timeout, value_only
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
 PLAY_KINDS = ("safe", "best-tricks", "best-score", "force-paradox")
@@ -282,7 +287,7 @@ def puzzle_from_dict(
     if kind in PLAY_KINDS:
         if pos.is_over:
             raise PuzzleError(f"{where}: field 'position': the round is over, nobody plays")
-        if kind in ("safe", "force-paradox") and hero is not None and hero != pos.to_move:
+        if hero is not None and hero != pos.to_move:
             raise PuzzleError(
                 f"{where}: field 'hero': a {kind} question is asked of the player to move "
                 f"(seat {pos.to_move})"
@@ -374,3 +379,678 @@ def load_puzzles(path: str | Path) -> list[Puzzle]:
     if not p.exists():
         raise PuzzleError(f"{p}: no such file or directory")
     return [load_puzzle(p)]
+
+
+# ---- solving ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayVerdict:
+    """One legal play of the puzzle position: whether it is a correct answer, its value
+    for the question (None for force-paradox), a line starting with the play (for a wrong
+    play: a refutation that replays legally and shows the failure; for a correct play: a
+    line of best play), whether it is *tempting* (see docs/puzzles.md) and a sentence."""
+
+    play: Play
+    correct: bool
+    result: bool | int | None
+    line: tuple[Play, ...]
+    tempting: bool
+    note: str
+    trick_points: int | None = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer to a puzzle and how it compares with the stored answer."""
+
+    puzzle: Puzzle
+    answer: object
+    value: int | None
+    verdicts: tuple[PlayVerdict, ...]
+    witness: tuple[Play, ...] | None
+    clash: tuple[str, ...]
+    nodes: int
+    seconds: float
+    depth: int
+    tempting: int
+    difficulty: int
+    ok: bool
+    problems: tuple[str, ...]
+
+    @property
+    def correct_plays(self) -> tuple[Play, ...]:
+        return tuple(v.play for v in self.verdicts if v.correct)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixed JSON shape of ``catbox puzzle solve --json`` (docs/puzzles.md)."""
+        pz = self.puzzle
+        answer: object = (
+            self.answer if isinstance(self.answer, bool)
+            else [p.text for p in self.correct_plays]
+        )
+        return {
+            "id": pz.id,
+            "file": None if pz.path is None else str(pz.path),
+            "question": pz.question,
+            "hero": pz.seat,
+            "ok": self.ok,
+            "problems": list(self.problems),
+            "answer": answer,
+            "value": self.value,
+            "plays": [
+                {
+                    "play": v.play.text,
+                    "correct": v.correct,
+                    "result": v.result,
+                    "tempting": v.tempting,
+                    "line": [p.text for p in v.line],
+                    "note": v.note,
+                }
+                for v in self.verdicts
+            ],
+            "witness": None if self.witness is None else [p.text for p in self.witness],
+            "clash": list(self.clash),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "depth": self.depth,
+            "tempting": self.tempting,
+            "difficulty": self.difficulty,
+        }
+
+
+class _Budget:
+    """A shared deadline for one puzzle's searches."""
+
+    def __init__(self, timeout: float | None) -> None:
+        self.deadline = None if timeout is None else time.perf_counter() + timeout
+        self.nodes = 0
+
+
+def _search(
+    pos: Position, hero: int, question: str, budget: _Budget
+) -> tuple[Any, tuple[Play, ...]]:
+    """Exact value of ``question`` for ``hero`` on ``pos`` and a line of best play."""
+    if not pos.legal_plays():
+        if question == "paradox":
+            return pos.paradox_by != hero, ()
+        if question == "tricks":
+            return pos.trick_points(hero), ()
+        return pos.scores()[hero], ()
+    search = Search(pos, hero, budget.deadline)
+    try:
+        value = search.exact(question)
+        line = search.principal_variation(question, value)
+    except _Timeout:
+        budget.nodes += search.nodes
+        raise SearchError("the search ran out of time") from None
+    budget.nodes += search.nodes
+    return value, line
+
+
+def replay_line(pos: Position, line: Sequence[Play]) -> Position:
+    """Play ``line`` through the rules engine (checked), returning the final position."""
+    for play in line:
+        pos = pos.play(play)
+    return pos
+
+
+def _seat_stuck(pos: Position, hero: int | None = None) -> str:
+    """Why the player to move of a paradox position has no legal play, in words."""
+    s = pos.to_move
+    who = f"you (seat {s})" if s == hero else f"seat {s}"
+    values = sorted(set(pos.hands[s]))
+    cols = [c for c in range(4) if pos.colors[s] >> c & 1]
+    held = " and ".join(str(v) for v in values)
+    if not cols:
+        return f"{who} hold{'' if s == hero else 's'} {held} but no color is left to declare"
+    verb = "hold" if s == hero else "holds"
+    if len(cols) == 4:
+        which = "that value" if len(values) == 1 else "those values"
+        return f"{who} {verb} {held}: every cell of {which} is taken"
+    names = "/".join(COLOR_NAMES[c] for c in cols)
+    return f"{who} {verb} {held} and may only declare {names}: every such cell is taken"
+
+
+def _count(k: int, word: str) -> str:
+    return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"
+
+
+def _trick_no(pos: Position) -> int:
+    return pos.tricks_played + 1
+
+
+def _plays_text(line: Sequence[Play]) -> str:
+    return " ".join(p.text for p in line)
+
+
+def _cell_helps_victim(pos: Position, play: Play) -> bool:
+    """Does ``play`` take a cell the next player could have used (same value in hand,
+    color still declarable)? A force-paradox play that does is *tempting*."""
+    after = pos.after(play)
+    if after.tricks_left == 0:
+        return False
+    victim = after.to_move
+    return play.value in after.hands[victim] and bool(after.colors[victim] >> play.color & 1)
+
+
+def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
+    """Solve ``puzzle`` exactly and compare with its stored answer (``ok``)."""
+    t0 = time.perf_counter()
+    budget = _Budget(timeout)
+    pos = puzzle.position
+    hero = puzzle.seat
+    kind = puzzle.question
+    n = pos.rules.players
+    verdicts: list[PlayVerdict] = []
+    witness: tuple[Play, ...] | None = None
+    clash: tuple[str, ...] = ()
+    value: int | None = None
+    answer: object
+    if kind == "exists":
+        from catbox_solver.search.exists import exists
+
+        conds = [parse_condition(c, n, pos.rules.values) for c in puzzle.conditions]
+        res = exists(pos, conds, time_limit=60.0 if timeout is None else timeout)
+        if res.exists is None:
+            raise SearchError(f"{puzzle.id}: {res.reason}")
+        answer = bool(res.exists)
+        witness = res.line
+        clash = tuple(res.clash)
+    elif kind == "force-paradox":
+        for play in pos.legal_plays():
+            after = pos.after(play)
+            if after.is_paradox:
+                verdicts.append(PlayVerdict(
+                    play, True, None, (play,), False,
+                    f"{_seat_stuck(after)}: paradox in trick {_trick_no(after)}",
+                ))
+            else:
+                reply = after.legal_plays()
+                line: tuple[Play, ...] = (play, reply[0]) if reply else (play,)
+                if reply:
+                    note = (f"seat {after.to_move} can still play "
+                            f"{_join([p.text for p in reply])}")
+                else:
+                    note = "the round ends with this trick"
+                verdicts.append(PlayVerdict(
+                    play, False, None, line, _cell_helps_victim(pos, play), note,
+                ))
+        answer = tuple(v.play for v in verdicts if v.correct)
+    else:
+        question = {"safe": "paradox", "best-tricks": "tricks", "best-score": "score"}[kind]
+        results: list[tuple[Play, Any, tuple[Play, ...]]] = []
+        for play in pos.legal_plays():
+            v, pv = _search(pos.after(play), hero, question, budget)
+            results.append((play, v, (play, *pv)))
+        if kind == "safe":
+            correct = [bool(v) for _, v, _ in results]
+        else:
+            best = max(int(v) for _, v, _ in results)
+            value = best
+            correct = [int(v) == best for _, v, _ in results]
+        trick_vals: dict[Play, int] = {}
+        if kind == "best-score":
+            for play, _, _ in results:
+                tv, _ = _search(pos.after(play), hero, "tricks", budget)
+                trick_vals[play] = int(tv)
+        wrong_vals = sorted({int(v) for (_, v, _), ok in zip(results, correct, strict=True)
+                             if not ok}, reverse=True)
+        second = wrong_vals[0] if wrong_vals else None
+        best_tricks = max(trick_vals.values()) if trick_vals else 0
+        good_tricks = [trick_vals[p] for (p, _, _), ok in zip(results, correct, strict=True)
+                       if ok and p in trick_vals]
+        for (play, v, line), ok in zip(results, correct, strict=True):
+            final = replay_line(pos, line)
+            if kind == "safe":
+                if ok:
+                    note = ("no paradox for you" if final.paradox_by is None
+                            else f"seat {final.paradox_by} causes the paradox, not you")
+                    tempting = False
+                else:
+                    if final.paradox_by != hero:  # pragma: no cover - the search proved it
+                        raise SearchError(f"bug: refutation of {play.text} does not end in "
+                                          "the hero's paradox")
+                    note = f"{_seat_stuck(final, hero)} (trick {_trick_no(final)})"
+                    tempting = len(line) > n
+            else:
+                what = "trick point" if kind == "best-tricks" else "point"
+                note = f"{_count(int(v), what)} guaranteed"
+                tempting = False
+                if not ok:
+                    tempting = int(v) == second
+                    if kind == "best-score" and trick_vals[play] > min(good_tricks):
+                        tempting = True
+                if kind == "best-score":
+                    note += f" ({_count(trick_vals[play], 'trick point')}"
+                    if not ok and trick_vals[play] == best_tricks:
+                        note += ", the most"
+                    note += ")"
+                if final.paradox_by is not None:
+                    note += f"; seat {final.paradox_by} causes a paradox on the way"
+            verdicts.append(
+                PlayVerdict(play, ok, v, line, tempting, note, trick_vals.get(play))
+            )
+        answer = tuple(v.play for v in verdicts if v.correct)
+    wrong = [v for v in verdicts if not v.correct]
+    depth = max((len(v.line) for v in wrong), default=0)
+    n_tempting = sum(1 for v in wrong if v.tempting)
+    problems = _compare(puzzle, answer, value)
+    difficulty = rate_difficulty(budget.nodes, depth, n, n_tempting, len(verdicts))
+    return Solution(
+        puzzle, answer, value, tuple(verdicts), witness, clash, budget.nodes,
+        time.perf_counter() - t0, depth, n_tempting, difficulty, not problems, tuple(problems),
+    )
+
+
+def _compare(puzzle: Puzzle, answer: object, value: int | None) -> list[str]:
+    """Differences between the stored and the computed answer, in words."""
+    problems: list[str] = []
+    if puzzle.question == "exists":
+        if puzzle.answer is not answer:
+            problems.append(
+                f"stored answer {'yes' if puzzle.answer else 'no'}, "
+                f"solver says {'yes' if answer else 'no'}"
+            )
+        return problems
+    assert isinstance(answer, tuple)
+    stored = set(puzzle.plays)
+    found = set(answer)
+    if stored != found:
+        def txt(s: set[Play]) -> str:
+            return ", ".join(p.text for p in sorted(s)) or "none"
+
+        problems.append(f"stored answer {txt(stored)}, solver says {txt(found)}")
+    if puzzle.question in ("best-tricks", "best-score") and puzzle.value != value:
+        problems.append(f"stored value {puzzle.value}, solver says {value}")
+    return problems
+
+
+# Difficulty from the solving effort (thresholds documented in docs/puzzles.md).
+NODE_STEPS = (200, 2000)
+
+
+def rate_difficulty(nodes: int, depth: int, players: int, tempting: int, plays: int) -> int:
+    """1-5 from the solving effort: one point to start, one for each node threshold passed
+    (200, 2000 search nodes), one when the longest refutation runs past the next full
+    round of plays (more than ``2 * players`` plays), one for two or more tempting wrong
+    plays; at most 5."""
+    d = 1 + sum(1 for s in NODE_STEPS if nodes >= s)
+    if depth > 2 * players:
+        d += 1
+    if tempting >= 2:
+        d += 1
+    return min(d, 5)
+
+
+# ---- writing puzzle files -----------------------------------------------------------------
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    out = ['"']
+    for ch in text:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_list(items: Sequence[str]) -> str:
+    return "[" + ", ".join(toml_string(x) for x in items) + "]"
+
+
+def puzzle_to_toml(pz: Puzzle) -> str:
+    """The puzzle as a TOML file that :func:`load_puzzle` reads back to an equal puzzle
+    (apart from ``path``)."""
+    lines = [
+        f"id = {toml_string(pz.id)}",
+        f"title = {toml_string(pz.title)}",
+        f"players = {pz.players}",
+        f"ruleset = {toml_string(pz.ruleset)}",
+        f"position = {toml_string(position_to_notation(pz.position))}",
+        f"question = {toml_string(pz.question)}",
+    ]
+    if pz.hero is not None:
+        lines.append(f"hero = {pz.hero}")
+    if pz.question == "exists":
+        lines.append(f"conditions = {_toml_list(pz.conditions)}")
+        lines.append(f"answer = {'true' if pz.answer is True else 'false'}")
+    else:
+        lines.append(f"answer = {_toml_list([p.text for p in pz.plays])}")
+    if pz.value is not None:
+        lines.append(f"value = {pz.value}")
+    lines += [
+        f"hint = {toml_string(pz.hint)}",
+        f"explanation = {toml_string(pz.explanation)}",
+        f"difficulty = {pz.difficulty}",
+        f"tags = {_toml_list(pz.tags)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# ---- generating puzzles -------------------------------------------------------------------
+
+_TITLES = {
+    "avoid-paradox": ("Only one way out", "Mind the gap", "Stay in the box", "One safe card"),
+    "force-paradox": ("Close the box", "Leave them nothing", "Shut the last door",
+                      "No cell for you"),
+    "red-lead": ("Red is not broken", "Trump waits", "The red lead", "Red under lock"),
+    "exact-bid": ("Just enough tricks", "Keep your word", "Not one trick too many",
+                  "The bid comes first"),
+    "empty-square": ("The empty square", "One cell stays empty", "Two players, one gap",
+                     "Which cell stays free"),
+}
+_HINTS = {
+    "avoid-paradox": "For each card you keep, count the cells still open in the colors you "
+                     "can declare.",
+    "force-paradox": "Look at the next player's hand and colors: which open cells can "
+                     "they still use?",
+    "red-lead": "Red may not be led before someone breaks it, unless the leader has no "
+                "other legal play.",
+    "exact-bid": "Your prediction pays the bonus only when it is met exactly: more tricks "
+                 "can cost points.",
+    "empty-square": "With two players one cell always stays empty: make sure it is not "
+                    "one you need.",
+}
+THEME_QUESTION = {
+    "avoid-paradox": "safe", "force-paradox": "force-paradox", "red-lead": "safe",
+    "exact-bid": "best-score", "empty-square": "safe",
+}
+# tricks left at the puzzle position, per theme
+_TRICKS_LEFT = {
+    "avoid-paradox": (2, 3), "force-paradox": (1, 2, 3), "red-lead": (2, 3, 4),
+    "exact-bid": (2, 3), "empty-square": (2, 3, 4),
+}
+
+
+def start_position(rules: Ruleset, rng: random.Random) -> Position:
+    """A dealt round at its first lead: each seat discards a random card (avoiding equal
+    discards where it can, which a paradox-free 3 or 4 player round needs), predicts at
+    random, and with 2 players the revealed leftovers place the neutral tokens."""
+    d = deal(rules, rng)
+    hands: list[list[int]] = []
+    discarded: set[int] = set()
+    for hand in d.hands:
+        h = list(hand)
+        choices = [v for v in h if v not in discarded] or h
+        out = rng.choice(choices)
+        discarded.add(out)
+        h.remove(out)
+        hands.append(h)
+    preds: list[int | None] | None = None
+    if rules.has_predictions:
+        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
+    return Position.new_round(rules, hands, rng.randrange(rules.players), preds, d.revealed)
+
+
+def _hopeless(pos: Position) -> bool:
+    """Counting cut-off: every play left needs an empty cell of its value; a cell nobody
+    can fill stays empty; too many cells left empty, or too many cards for the cells of a
+    value, and no paradox-free finish exists."""
+    rules = pos.rules
+    held = [0] * (rules.values + 1)
+    can = [0] * (rules.values + 1)
+    for h, cols in zip(pos.hands, pos.colors, strict=True):
+        for v in h:
+            held[v] += 1
+            can[v] |= cols
+    plays_left = sum(held) - rules.players
+    free_total = rules.cells - bin(pos.used).count("1")
+    slack = free_total - plays_left
+    excess = deficit = 0
+    for v in range(1, rules.values + 1):
+        empty = ~pos.used >> (4 * v - 4) & 15
+        free = bin(empty).count("1")
+        if held[v] > free:
+            excess += held[v] - free
+        else:
+            deficit += free - held[v]
+        deficit += bin(empty & ~can[v]).count("1")
+    return excess > rules.players or deficit > slack
+
+
+def paradox_free_line(
+    pos: Position, rng: random.Random, max_nodes: int = 3000, avoid_red: bool = False
+) -> list[Position] | None:
+    """Positions along a random paradox-free finish of the round from ``pos`` (found by a
+    randomised depth-first search with backtracking), or None within ``max_nodes``.
+    ``avoid_red`` tries red plays last, so that red stays unbroken longer."""
+    budget = [max_nodes]
+    line: list[Position] = [pos]
+
+    def dfs(p: Position) -> bool:
+        if p.tricks_left == 0:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0 or _hopeless(p):
+            return False
+        plays = list(p.legal_plays())
+        rng.shuffle(plays)
+        if p.trick:
+            led = p.trick[0].color
+            plays.sort(key=lambda pl: (avoid_red and pl.color == 0, pl.color != led))
+        elif avoid_red:
+            plays.sort(key=lambda pl: pl.color == 0)
+        for play in plays:
+            nxt = p.after(play)
+            line.append(nxt)
+            if dfs(nxt):
+                return True
+            line.pop()
+        return False
+
+    return list(line) if dfs(pos) else None
+
+
+def random_line(pos: Position, rng: random.Random, avoid_red: bool = False) -> list[Position]:
+    """Positions along random legal plays until the round is over."""
+    out = [pos]
+    while True:
+        plays = pos.legal_plays()
+        if not plays:
+            return out
+        if avoid_red:
+            plays = tuple(p for p in plays if p.color != 0) or plays
+        pos = pos.after(rng.choice(plays))
+        out.append(pos)
+
+
+def _safe_count(pos: Position, hero: int, stop: int = 2) -> int:
+    """How many legal plays keep ``hero`` safe (counting stops at ``stop``)."""
+    found = 0
+    for play in pos.legal_plays():
+        after = pos.after(play)
+        if after.legal_plays():
+            s = Search(after, hero)
+            ok = bool(s.exact("paradox"))
+        else:
+            ok = after.paradox_by != hero
+        if ok:
+            found += 1
+            if found >= stop:
+                break
+    return found
+
+
+def _immediate_count(pos: Position) -> int:
+    return sum(1 for p in pos.legal_plays() if pos.after(p).is_paradox)
+
+
+def _prefilter(theme: str, pos: Position) -> bool:
+    """Cheap tests before the full solve: a unique answer and at least three plays."""
+    if pos.is_over or len(pos.legal_plays()) < 3:
+        return False
+    if theme == "force-paradox":
+        return _immediate_count(pos) == 1
+    if theme == "red-lead":
+        if pos.red_broken:
+            return False
+    if theme == "exact-bid":
+        preds = pos.predictions
+        return preds is not None and preds[pos.to_move] is not None
+    return _safe_count(pos, pos.to_move) == 1
+
+
+def _red_lead_matters(pos: Position, sol: Solution) -> bool:
+    """The red-lead theme: red is unbroken and either the leader leads red under the
+    exception, or the safe play is red (it breaks red), or the answer changes under the
+    quick-reference reading without the exception."""
+    plays = pos.legal_plays()
+    if not pos.trick and all(p.color == 0 for p in plays):
+        return True
+    if any(p.color == 0 for p in sol.correct_plays):
+        return True
+    if pos.rules.red_lead != "exception":
+        return False
+    other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+    try:
+        other_safe = {p for p in other.legal_plays()
+                      if value_only(other.after(p), pos.to_move, "paradox")}
+    except CatboxError:
+        return False
+    return other_safe != set(sol.correct_plays)
+
+
+def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
+    """An explanation in words, from the solution's lines."""
+    right = [v for v in sol.verdicts if v.correct]
+    wrong = [v for v in sol.verdicts if not v.correct]
+    good = right[0]
+    parts: list[str] = []
+    if pz.question == "force-paradox":
+        parts.append(f"{good.play.text} takes the last cell the next player could use: "
+                     f"{good.note}.")
+        for v in wrong[:4]:
+            parts.append(f"After {v.play.text}, {v.note}.")
+        return " ".join(parts)
+    if pz.question == "best-score":
+        pred = pz.position.predictions[pz.seat] if pz.position.predictions else None
+        parts.append(f"{good.play.text}: {good.note}, with best play on both sides "
+                     f"{_plays_text(good.line)}.")
+        for v in sorted(wrong, key=lambda w: -int(w.result or 0))[:3]:
+            parts.append(f"{v.play.text}: only {v.note}, after {_plays_text(v.line)}.")
+        if pred is not None:
+            parts.append(f"Seat {pz.seat} predicted {pred}: the bonus only counts when the "
+                         "tricks won match the prediction exactly, so grabbing an extra "
+                         "trick can cost more than it brings.")
+        return " ".join(parts)
+    tail = "the round ends without you causing a paradox"
+    if good.note.startswith("seat"):
+        tail = good.note
+    parts.append(f"{good.play.text} is the only safe play: after "
+                 f"{_plays_text(good.line)} {tail}.")
+    for v in sorted(wrong, key=lambda w: -len(w.line))[:4]:
+        parts.append(f"After {_plays_text(v.line)}, {v.note}.")
+    if theme == "empty-square":
+        final = replay_line(pz.position, good.line)
+        empty = [(val, c) for val in range(1, final.rules.values + 1) for c in range(4)
+                 if not final.used >> ((val - 1) * 4 + c) & 1
+                 and not (final.rules.players == 2 and val == final.rules.values + 1)]
+        if final.tricks_left == 0 and len(empty) == 1:
+            val, c = empty[0]
+            parts.append(f"The cell that stays empty is {COLOR_NAMES[c]} {val}.")
+    return " ".join(parts)
+
+
+def _candidate_positions(
+    theme: str, rules: Ruleset, rng: random.Random
+) -> list[Position]:
+    """Positions from one seeded round where a puzzle of ``theme`` may hide."""
+    start = start_position(rules, rng)
+    avoid_red = theme == "red-lead"
+    lines: list[list[Position]] = []
+    if theme == "force-paradox" or rng.random() < 0.3:
+        lines.append(random_line(start, rng, avoid_red))
+    free = paradox_free_line(start, rng, avoid_red=avoid_red)
+    if free is not None:
+        lines.append(free)
+        # a sidestep: leave the paradox-free line at a late point and play on at random
+        late = [p for p in free if 2 <= p.tricks_left <= 4]
+        if late:
+            lines.append(random_line(rng.choice(late), rng, avoid_red))
+    left = _TRICKS_LEFT[theme]
+    if rules.players == 5 and theme == "exact-bid":
+        left = (2,)  # the score search has no color symmetry: keep 5 players short
+    out = []
+    for line in lines:
+        cands = [p for p in line if p.tricks_left in left and not p.is_over]
+        rng.shuffle(cands)
+        out += cands[:4]
+    return out
+
+
+def generate(
+    theme: str,
+    players: int,
+    seed: int,
+    exclude: set[str] | None = None,
+    ruleset: str = "official",
+    max_rounds: int | None = None,
+) -> Iterator[Puzzle]:
+    """Endless stream of new puzzles of ``theme`` (stop after as many as you need):
+    seeded deals played paradox-free to a few tricks before the end, kept when the answer
+    is unique (one correct play; best-score: one best play, at least one point clear),
+    there are at least three legal plays and at least one tempting wrong one, and the
+    position is new (``exclude`` holds notations already used). Reproducible from
+    ``seed``."""
+    if theme not in THEMES:
+        raise PuzzleError(f"unknown theme {theme!r}; one of {', '.join(THEMES)}")
+    if theme == "empty-square" and players != 2:
+        raise PuzzleError("the empty-square theme is a 2-player theme (--players 2)")
+    if theme == "exact-bid" and players == 2:
+        raise PuzzleError("the exact-bid theme needs predictions: 3-5 players")
+    rules = Ruleset.from_name(ruleset, players)
+    rng = random.Random(f"{theme}/{players}/{seed}")
+    seen = set() if exclude is None else exclude
+    kind = THEME_QUESTION[theme]
+    rounds = 0
+    while max_rounds is None or rounds < max_rounds:
+        rounds += 1
+        for pos in _candidate_positions(theme, rules, rng):
+            text = position_to_notation(pos)
+            if text in seen or not _prefilter(theme, pos):
+                continue
+            seen.add(text)
+            draft = Puzzle(
+                id="draft", title="", players=players, ruleset=rules.name, position=pos,
+                question=kind, hero=None, answer=(),
+            )
+            sol = solve_puzzle(draft)
+            if len(sol.correct_plays) != 1 or sol.tempting < 1:
+                continue
+            if theme == "exact-bid" and not _score_tradeoff(sol):
+                continue
+            if theme == "red-lead" and not _red_lead_matters(pos, sol):
+                continue
+            digest = hashlib.sha1(text.encode()).hexdigest()[:8]
+            pz = replace(
+                draft,
+                id=f"{theme}-{players}p-{digest}",
+                title=f"{rng.choice(_TITLES[theme])} ({players} players)",
+                answer=sol.correct_plays,
+                value=sol.value,
+                hint=_HINTS[theme],
+                difficulty=sol.difficulty,
+                tags=("generated", theme),
+            )
+            pz = replace(pz, explanation=_explain(theme, pz, sol))
+            yield pz
+            break  # one puzzle per dealt round keeps the collection varied
+
+
+def _score_tradeoff(sol: Solution) -> bool:
+    """exact-bid: the best-score play is not a play that wins the most tricks."""
+    best = [v for v in sol.verdicts if v.correct][0]
+    most = max(v.trick_points or 0 for v in sol.verdicts)
+    return (best.trick_points or 0) < most
