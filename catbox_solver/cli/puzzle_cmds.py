@@ -1,0 +1,185 @@
+"""``catbox puzzle solve`` and ``catbox puzzle generate``: check puzzle files, make new ones.
+
+Thin: parse the arguments, call :mod:`catbox_solver.puzzles`, print.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import click
+
+from catbox_solver.cli.common import (
+    EXIT_INVALID,
+    echo_json,
+    json_option,
+    progress,
+    quiet_option,
+)
+from catbox_solver.cli.puzzle_group import puzzle
+from catbox_solver.cli.solve_cmds import line_text
+from catbox_solver.model.notation import position_to_notation
+from catbox_solver.puzzles import (
+    THEMES,
+    Puzzle,
+    PuzzleError,
+    Solution,
+    condition_text,
+    generate,
+    load_puzzles,
+    puzzle_to_toml,
+    solve_puzzle,
+)
+from catbox_solver.render import render_text
+
+
+def solution_text(sol: Solution, board: bool = True, ansi: bool = False) -> str:
+    """A readable solution: the position, the question, the right plays with a line of
+    best play, a refutation line for every wrong play, and the check of the stored
+    answer."""
+    pz = sol.puzzle
+    pos = pz.position
+    where = f"  ({pz.path})" if pz.path is not None else ""
+    out = [f"== {pz.id}: {pz.title}{where}"]
+    if board:
+        out += ["", render_text(pos, ansi), ""]
+    out.append(f"Question: {pz.question_text()}")
+    if pz.question == "exists":
+        out.append(f"Solution: {'yes' if sol.answer else 'no'}")
+        if sol.witness:
+            out.append(f"  for example: {line_text(pos, sol.witness)}")
+        elif pz.conditions:
+            conds = ", ".join(condition_text(c) for c in pz.conditions)
+            out.append(f"  no way to finish the round with {conds}")
+    else:
+        right = [v for v in sol.verdicts if v.correct]
+        wrong = [v for v in sol.verdicts if not v.correct]
+        names = ", ".join(v.play.text for v in right) or "none"
+        value = "" if sol.value is None else f" (value {sol.value})"
+        out.append(f"Solution: {names}{value}")
+        for v in right:
+            out.append(f"  {v.play.text:<4} right  {v.note}")
+            out.append(f"       line: {line_text(pos, v.line)}")
+        for v in wrong:
+            mark = "wrong, tempting" if v.tempting else "wrong"
+            out.append(f"  {v.play.text:<4} {mark}: {v.note}")
+            out.append(f"       refutation: {line_text(pos, v.line)}")
+    if pz.explanation:
+        out.append(f"Why: {pz.explanation}")
+    effort = (
+        f"{sol.nodes} nodes, {sol.seconds:.2f} s; difficulty stored {pz.difficulty}, "
+        f"measured {sol.difficulty}"
+    )
+    if sol.ok:
+        out.append(f"Stored answer: correct ({effort})")
+    else:
+        out.append(f"Stored answer: WRONG: {'; '.join(sol.problems)} ({effort})")
+    return "\n".join(out)
+
+
+@puzzle.command("solve")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--timeout", type=float, default=None, help="Seconds per puzzle (default none).")
+@click.option("--no-board", is_flag=True, help="Do not draw the position.")
+@click.option("--ansi", is_flag=True, help="Color the board even when piped.")
+@json_option
+@quiet_option
+def solve_cmd(
+    path: Path, timeout: float | None, no_board: bool, ansi: bool, as_json: bool, quiet: bool
+) -> None:
+    """Solve puzzle files and check their stored answers.
+
+    PATH is one puzzle file (TOML) or a directory: every *.toml in it, by name. For each
+    puzzle: the position, the question, the right plays with a line of best play, and a
+    refutation line for every wrong play. Exit code 1 if any stored answer is wrong, 2 if
+    a file cannot be read.
+
+    \b
+    Example:
+      catbox puzzle solve puzzles/
+      catbox puzzle solve puzzles/fig-3-7-peter-paradox.toml --json
+    """
+    puzzles = load_puzzles(path)
+    solutions: list[Solution] = []
+    for pz in progress(puzzles, len(puzzles), "solving", quiet or not as_json):
+        sol = solve_puzzle(pz, timeout)
+        solutions.append(sol)
+        if not as_json:
+            click.echo(solution_text(sol, board=not no_board, ansi=ansi))
+            click.echo("")
+    wrong = [s.puzzle.id for s in solutions if not s.ok]
+    if as_json:
+        echo_json({"puzzles": [s.to_json() for s in solutions], "wrong": wrong})
+    else:
+        n = len(solutions)
+        if wrong:
+            click.echo(f"{len(wrong)} of {n} stored answers wrong: {', '.join(wrong)}")
+        else:
+            click.echo(f"{n} puzzle{'s' if n != 1 else ''}: every stored answer is right")
+    if wrong:
+        raise click.exceptions.Exit(EXIT_INVALID)
+
+
+def _known_positions(out: Path) -> set[str]:
+    """Notations of the puzzles already in ``out`` (so that new ones are not duplicates)."""
+    if not out.is_dir() or not any(out.glob("*.toml")):
+        return set()
+    return {position_to_notation(p.position) for p in load_puzzles(out)}
+
+
+@puzzle.command("generate")
+@click.option("--theme", type=click.Choice(THEMES), required=True, help="Puzzle theme.")
+@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option("--count", type=click.IntRange(1, 10_000), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+    help="Directory for the new puzzle files (created if needed).",
+)
+@click.option("--ruleset", default="official", show_default=True, help="Ruleset preset.")
+@json_option
+@quiet_option
+def generate_cmd(
+    theme: str, players: int, count: int, seed: int, out: Path, ruleset: str,
+    as_json: bool, quiet: bool,
+) -> None:
+    """Generate new puzzles with a unique answer and write them as TOML files.
+
+    Seeded deals are played without paradox to a few tricks before the end; a position
+    is kept when only one play is correct (best-score: one best play, a point clear),
+    there are at least three legal plays and at least one tempting wrong one, and no
+    puzzle in OUT has the same position. Each file gets a difficulty from the solving
+    effort. Themes: avoid-paradox, force-paradox, red-lead, exact-bid (3-5 players),
+    empty-square (2 players).
+
+    \b
+    Example:
+      catbox puzzle generate --theme avoid-paradox --players 4 --count 5 --seed 1 --out new/
+      catbox puzzle solve new/
+    """
+    if out.exists() and not out.is_dir():
+        raise PuzzleError(f"{out}: --out must be a directory")
+    known = _known_positions(out)
+    stream = generate(theme, players, seed, exclude=known, ruleset=ruleset)
+    made: list[Puzzle] = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PuzzleError(f"{out}: cannot create the directory: {exc.strerror}") from None
+    written: list[str] = []
+    for pz in progress(itertools.islice(stream, count), count, f"{theme} puzzles", quiet):
+        target = out / f"{pz.id}.toml"
+        target.write_text(puzzle_to_toml(pz), encoding="utf-8")
+        made.append(pz)
+        written.append(str(target))
+    if as_json:
+        echo_json({
+            "theme": theme, "players": players, "seed": seed,
+            "files": written,
+            "difficulty": [p.difficulty for p in made],
+        })
+    else:
+        for name, pz in zip(written, made, strict=True):
+            click.echo(f"{name}  difficulty {pz.difficulty}  {pz.title}")
+        click.echo(f"wrote {len(made)} {theme} puzzles to {out}")
