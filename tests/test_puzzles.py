@@ -1,0 +1,369 @@
+"""Puzzles: the curated collection is right and unique, files round-trip, bad files are
+one-line errors naming the file and the field, the generator keeps its promises."""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from catbox_solver.model.notation import position_from_notation, position_to_notation
+from catbox_solver.model.position import Play
+from catbox_solver.puzzles import (
+    PLAY_KINDS,
+    Puzzle,
+    PuzzleError,
+    generate,
+    load_puzzle,
+    load_puzzles,
+    puzzle_from_dict,
+    puzzle_to_toml,
+    rate_difficulty,
+    replay_line,
+    solve_puzzle,
+    toml_string,
+)
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+CURATED = load_puzzles(PUZZLES)
+BY_ID = {p.id: p for p in CURATED}
+
+FIG37 = (
+    "4p official | R:01213.20 B:2300.332 Y:31220132 G:31210130 | 56 46 2 3 | RBYG RG RBYG "
+    "RBYG | lead 2: 8b 7b | won 2 1 3 1 | bid 2 1 3 1 | left 1"
+)
+GOOD = {
+    "id": "t-1",
+    "title": "Shut Peter out",
+    "players": 4,
+    "ruleset": "official",
+    "position": FIG37,
+    "question": "force-paradox",
+    "answer": ["6r"],
+    "hint": "h",
+    "explanation": "e",
+    "difficulty": 2,
+    "tags": ["rulebook"],
+}
+
+
+def P(text: str) -> Play:
+    return Play.parse(text)
+
+
+# ---- the curated collection --------------------------------------------------------------
+
+
+def test_collection_size_and_spread() -> None:
+    assert len(CURATED) >= 40
+    assert {p.players for p in CURATED} == {2, 3, 4, 5}
+    tags = {t for p in CURATED for t in p.tags}
+    for tag in ("rulebook", "figure-3-4", "figure-3-5", "figure-3-7", "exception",
+                "avoid-paradox", "force-paradox", "red-lead", "exact-bid", "empty-square"):
+        assert tag in tags, tag
+    assert {p.question for p in CURATED} == {"safe", "force-paradox", "best-score", "exists"}
+    assert all(p.title and p.hint and p.explanation for p in CURATED)
+    assert all(p.path is not None and p.path.stem == p.id for p in CURATED)
+
+
+@pytest.mark.parametrize("pz", CURATED, ids=[p.id for p in CURATED])
+def test_curated_answer_is_right_and_unique(pz: Puzzle) -> None:
+    """Every stored answer is what the solver finds, and exactly one play is correct."""
+    sol = solve_puzzle(pz, timeout=30)
+    assert sol.problems == ()
+    assert sol.ok
+    if pz.question in PLAY_KINDS:
+        assert len(sol.correct_plays) == 1
+        assert sol.correct_plays == pz.plays
+        assert {v.play for v in sol.verdicts} == set(pz.position.legal_plays())
+        assert 1 <= sol.difficulty <= 5
+
+
+@pytest.mark.parametrize(
+    "pz", [p for p in CURATED if p.question == "safe"], ids=lambda p: p.id
+)
+def test_safe_refutations_replay_to_the_heros_paradox(pz: Puzzle) -> None:
+    sol = solve_puzzle(pz)
+    for v in sol.verdicts:
+        final = replay_line(pz.position, v.line)
+        assert final.is_over
+        if v.correct:
+            assert final.paradox_by != pz.seat
+        else:
+            assert final.paradox_by == pz.seat
+            assert v.note.startswith(f"you (seat {pz.seat}) hold")
+
+
+def test_best_score_wrong_plays_score_less_and_best_play_is_no_greedy_one() -> None:
+    bids = [p for p in CURATED if p.question == "best-score"]
+    assert len(bids) >= 6
+    for pz in bids:
+        sol = solve_puzzle(pz)
+        assert sol.value == pz.value
+        (good,) = [v for v in sol.verdicts if v.correct]
+        assert good.result == pz.value
+        for v in sol.verdicts:
+            if not v.correct:
+                assert isinstance(v.result, int) and v.result < sol.value
+            final = replay_line(pz.position, v.line)
+            assert final.is_over
+        # exact-bid: some wrong play guarantees more trick points than the best play
+        most = max(v.trick_points for v in sol.verdicts if v.trick_points is not None)
+        assert good.trick_points is not None and good.trick_points < most
+
+
+def test_figure_3_7_force_paradox_solution() -> None:
+    pz = BY_ID["fig-3-7-make-peter-paradox"]
+    sol = solve_puzzle(pz)
+    assert [(v.play.text, v.correct, v.line) for v in sol.verdicts] == [
+        ("5b", False, (P("5b"), P("6r"))),
+        ("6r", True, (P("6r"),)),
+    ]
+    assert sol.verdicts[1].note == (
+        "seat 1 holds 4 and 6 and may only declare red/green: every such cell is taken: "
+        "paradox in trick 8"
+    )
+    assert sol.verdicts[0].note == "seat 1 can still play 6r"
+    assert pz.question_text() == (
+        "Seat 0 to play: which play leaves the next player to move without any legal play, "
+        "so that they cause a paradox?"
+    )
+    assert pz.answer_text() == "6r forces a paradox."
+
+
+def test_texts_of_other_kinds() -> None:
+    safe = BY_ID["fig-3-4-lead-red"]
+    assert safe.question_text() == (
+        "Seat 1 to play: which plays keep seat 1 safe from causing a paradox, whatever the "
+        "others do?"
+    )
+    assert safe.answer_text() == "Only 4r keeps you safe."
+    ex = BY_ID["empty-square-green-5"]
+    assert ex.question_text() == (
+        "Is there any way to finish the round (everyone cooperating) with no paradox, "
+        "the green 5 cell left empty?"
+    )
+    assert ex.answer_text() == "No."
+    bid = next(p for p in CURATED if p.question == "best-score")
+    assert bid.answer_text() == (
+        f"{bid.plays[0].text} is the best play: {bid.value} points guaranteed."
+    )
+
+
+def test_exists_yes_has_a_witness_that_leaves_the_cell_empty() -> None:
+    sol = solve_puzzle(BY_ID["empty-square-yellow-2"])
+    assert sol.answer is True and sol.witness is not None
+    final = replay_line(BY_ID["empty-square-yellow-2"].position, sol.witness)
+    assert final.tricks_left == 0 and final.paradox_by is None
+    assert final.owner_of(2, 2) is None
+
+
+def test_a_wrong_stored_answer_is_reported() -> None:
+    pz = replace(BY_ID["fig-3-4-lead-red"], answer=(P("7r"),))
+    sol = solve_puzzle(pz)
+    assert not sol.ok
+    assert sol.problems == ("stored answer 7r, solver says 4r",)
+    ex = replace(BY_ID["empty-square-green-5"], answer=True)
+    assert solve_puzzle(ex).problems == ("stored answer yes, solver says no",)
+    bid = next(p for p in CURATED if p.question == "best-score")
+    assert bid.value is not None
+    off = replace(bid, value=bid.value + 1)
+    assert solve_puzzle(off).problems == (
+        f"stored value {bid.value + 1}, solver says {bid.value}",
+    )
+
+
+# ---- files -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pz", CURATED[:12], ids=lambda p: p.id)
+def test_toml_round_trip(pz: Puzzle, tmp_path: Path) -> None:
+    f = tmp_path / "x.toml"
+    f.write_text(puzzle_to_toml(pz), encoding="utf-8")
+    back = load_puzzle(f)
+    assert replace(back, path=None) == replace(pz, path=None)
+    assert f.read_text(encoding="utf-8") == pz.path.read_text(encoding="utf-8")  # type: ignore[union-attr]
+
+
+@given(st.text())
+def test_toml_string_escapes_everything(text: str) -> None:
+    # lone surrogates cannot be written as UTF-8 at all; everything else round-trips
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return
+    assert tomllib.loads(f"x = {toml_string(text)}")["x"] == text
+
+
+def test_toml_string_exact() -> None:
+    assert toml_string('a"b\\c\nd\x01') == '"a\\"b\\\\c\\nd\\u0001"'
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": 1}, "f.toml: unknown field 'colour'"),
+        ({"answer": None}, "f.toml: field 'answer' is missing"),
+        ({"id": "Bad Id"},
+         "f.toml: field 'id' 'Bad Id' must be lower-case letters, digits and '-'"),
+        ({"players": 3}, "f.toml: field 'players' says 3 but the position has 4 players"),
+        ({"players": "4"}, "f.toml: field 'players' must be a number"),
+        ({"players": True}, "f.toml: field 'players' must be a number"),
+        ({"ruleset": "must-follow"},
+         "f.toml: field 'ruleset' is 'must-follow' but the position uses 'official'"),
+        ({"question": "why"}, "f.toml: field 'question' 'why' is not one of safe, best-tricks, "
+         "best-score, force-paradox, exists"),
+        ({"answer": "6r"}, "f.toml: field 'answer' must be a list of plays like [\"5y\"]"),
+        ({"answer": ["6x"]}, "f.toml: field 'answer': "),
+        ({"hero": 2}, "f.toml: field 'hero': a force-paradox question is asked of the player "
+         "to move (seat 0)"),
+        ({"difficulty": 9}, "f.toml: field 'difficulty' must be 1-5, not 9"),
+        ({"tags": "a"}, "f.toml: field 'tags' must be a list"),
+        ({"value": 3}, "f.toml: field 'value' only belongs to best-tricks/best-score"),
+        ({"conditions": ["no-paradox"]},
+         "f.toml: field 'conditions' only belongs to exists questions"),
+        ({"position": FIG37.replace("R:01213.20", "R:0121")}, "f.toml: field 'position': "),
+    ],
+)
+def test_bad_fields_name_the_file_and_field(
+    change: dict[str, object], message: str, tmp_path: Path
+) -> None:
+    data = {**GOOD, **change}
+    data = {k: v for k, v in data.items() if v is not None}
+    with pytest.raises(PuzzleError) as info:
+        puzzle_from_dict(data, "f.toml")
+    assert str(info.value).startswith(message)
+    assert "\n" not in str(info.value)
+
+
+def test_exists_fields_are_checked() -> None:
+    base = {**GOOD, "question": "exists", "answer": True, "conditions": ["empty z4"]}
+    with pytest.raises(PuzzleError, match=r"^f.toml: field 'conditions': "):
+        puzzle_from_dict(base, "f.toml")
+    with pytest.raises(PuzzleError, match=r"^f.toml: field 'conditions': unknown condition"):
+        puzzle_from_dict({**base, "conditions": ["maybe"]}, "f.toml")
+    with pytest.raises(PuzzleError, match=r"^f.toml: field 'conditions': condition 'tricks 7 1': "
+                       r"seat 7 outside 0-3"):
+        puzzle_from_dict({**base, "conditions": ["tricks 7 1"]}, "f.toml")
+    with pytest.raises(PuzzleError, match=r"^f.toml: field 'answer' must be true or false"):
+        puzzle_from_dict({**base, "conditions": ["no-paradox"], "answer": ["6r"]}, "f.toml")
+    ok = puzzle_from_dict({**base, "conditions": ["no-paradox", "tricks 1 2", "paradox-by 1"]})
+    assert ok.conditions == ("no-paradox", "tricks 1 2", "paradox-by 1")
+
+
+def test_best_questions_need_value_and_prediction() -> None:
+    with pytest.raises(PuzzleError, match=r"^p: field 'value' is missing"):
+        puzzle_from_dict({**GOOD, "question": "best-tricks"}, "p")
+    no_bid = FIG37.replace(" | bid 2 1 3 1", "")
+    with pytest.raises(PuzzleError, match=r"the prediction of seat 0 is needed"):
+        puzzle_from_dict({**GOOD, "question": "best-score", "value": 1, "position": no_bid}, "p")
+
+
+def test_file_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('id = "x"\ntitle = ', encoding="utf-8")
+    with pytest.raises(PuzzleError, match=r"bad.toml: not valid TOML"):
+        load_puzzle(bad)
+    bad.write_bytes(b"\xff\xfe")
+    with pytest.raises(PuzzleError, match=r"bad.toml: not UTF-8 text"):
+        load_puzzle(bad)
+    with pytest.raises(PuzzleError, match=r"nothing.toml: no such file or directory"):
+        load_puzzles(tmp_path / "nothing.toml")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(PuzzleError, match=r"empty: no puzzle files"):
+        load_puzzles(empty)
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    text = puzzle_to_toml(BY_ID["fig-3-4-lead-red"])
+    (twice / "a.toml").write_text(text, encoding="utf-8")
+    (twice / "b.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(PuzzleError, match=r"b.toml: field 'id' 'fig-3-4-lead-red' is also used"):
+        load_puzzles(twice)
+
+
+def test_loading_never_executes_code(tmp_path: Path) -> None:
+    """A position field holding Python is just text that fails as notation."""
+    f = tmp_path / "evil.toml"
+    f.write_text(puzzle_to_toml(BY_ID["fig-3-4-lead-red"]).replace(
+        position_to_notation(BY_ID["fig-3-4-lead-red"].position),
+        "__import__('os').system('touch pwned')",
+    ), encoding="utf-8")
+    with pytest.raises(PuzzleError, match=r"evil.toml: field 'position'"):
+        load_puzzle(f)
+    assert not Path("pwned").exists()
+
+
+# ---- difficulty and the generator --------------------------------------------------------
+
+
+def test_rate_difficulty_thresholds() -> None:
+    assert rate_difficulty(10, 3, 4, 0, 3) == 1
+    assert rate_difficulty(200, 3, 4, 0, 3) == 2
+    assert rate_difficulty(2000, 3, 4, 0, 3) == 3
+    assert rate_difficulty(2000, 9, 4, 0, 3) == 4
+    assert rate_difficulty(2000, 9, 4, 2, 3) == 5
+    assert rate_difficulty(10**6, 30, 4, 9, 9) == 5
+    assert rate_difficulty(10, 8, 4, 1, 3) == 1
+
+
+THEME_CASES = [
+    ("avoid-paradox", 3), ("avoid-paradox", 4), ("force-paradox", 3), ("red-lead", 3),
+    ("exact-bid", 3), ("empty-square", 2),
+]
+
+
+@pytest.mark.parametrize(("theme", "players"), THEME_CASES)
+def test_generated_puzzles_keep_the_promises(theme: str, players: int) -> None:
+    made = list(itertools.islice(generate(theme, players, seed=7), 2))
+    assert len(made) == 2
+    assert len({position_to_notation(p.position) for p in made}) == 2
+    for pz in made:
+        pos = pz.position
+        assert pz.players == players
+        assert len(pos.legal_plays()) >= 3
+        assert len(pz.plays) == 1
+        assert pz.tags == ("generated", theme)
+        sol = solve_puzzle(pz)
+        assert sol.ok and sol.tempting >= 1
+        assert pz.difficulty == sol.difficulty
+        assert pz.explanation.startswith(pz.plays[0].text)
+        if theme == "force-paradox":
+            assert pos.after(pz.plays[0]).is_paradox
+        if theme == "red-lead":
+            assert not pos.red_broken
+        if theme == "exact-bid":
+            assert pz.question == "best-score" and pz.value is not None
+        # a generated file reads back as the same puzzle
+        back = puzzle_from_dict(tomllib.loads(puzzle_to_toml(pz)))
+        assert back == pz
+
+
+def test_generator_is_reproducible_and_skips_known_positions() -> None:
+    a = [p.id for p in itertools.islice(generate("avoid-paradox", 3, seed=3), 3)]
+    b = [p.id for p in itertools.islice(generate("avoid-paradox", 3, seed=3), 3)]
+    c = [p.id for p in itertools.islice(generate("avoid-paradox", 3, seed=4), 3)]
+    assert a == b
+    assert a != c
+    first = next(generate("avoid-paradox", 3, seed=3))
+    known = {position_to_notation(first.position)}
+    again = next(generate("avoid-paradox", 3, seed=3, exclude=known))
+    assert again.id != first.id
+
+
+def test_generator_rejects_bad_themes() -> None:
+    with pytest.raises(PuzzleError, match="unknown theme 'chess'"):
+        next(generate("chess", 4, 1))
+    with pytest.raises(PuzzleError, match="2-player theme"):
+        next(generate("empty-square", 4, 1))
+    with pytest.raises(PuzzleError, match="needs predictions"):
+        next(generate("exact-bid", 2, 1))
+
+
+def test_notation_of_curated_positions_is_canonical() -> None:
+    for pz in CURATED:
+        text = position_to_notation(pz.position)
+        assert position_from_notation(text) == pz.position
