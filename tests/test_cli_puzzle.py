@@ -1,0 +1,144 @@
+"""``catbox puzzle solve`` and ``catbox puzzle generate``: readable solutions, exit codes
+(1 for a wrong stored answer, 2 for a broken file), JSON, reproducible generation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from catbox_solver.cli import main
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+FIG34 = PUZZLES / "fig-3-4-lead-red.toml"
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_solve_the_collection() -> None:
+    code, out, err = _run("puzzle", "solve", str(PUZZLES), "--no-board", "--quiet")
+    n = len(list(PUZZLES.glob("*.toml")))
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1] == f"{n} puzzles: every stored answer is right"
+    assert out.count("Stored answer: correct") == n
+    assert "WRONG" not in out
+
+
+def test_solve_one_file_readable() -> None:
+    code, out, _ = _run("puzzle", "solve", str(FIG34))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"== fig-3-4-lead-red: Figure 3-4: red is broken, lead it  ({FIG34})"
+    assert "4 players, ruleset official" in lines  # the board from render_text
+    assert "to move: seat 1" in lines
+    assert (
+        "Question: Seat 1 to play: which plays keep seat 1 safe from causing a paradox, "
+        "whatever the others do?"
+    ) in lines
+    assert "Solution: 4r" in lines
+    assert "  4r   right  seat 2 causes the paradox, not you" in lines
+    refutations = [ln for ln in lines if ln.strip().startswith("refutation:")]
+    assert len(refutations) == 3  # 7r, 8r, 8y
+    assert all(r.endswith("seat 1 has no legal play: paradox") for r in refutations)
+    assert any(ln.startswith("  7r   wrong, tempting: you (seat 1) hold 4") for ln in lines)
+    assert lines[-1] == "1 puzzle: every stored answer is right"
+
+
+def test_solve_exists_puzzle() -> None:
+    code, out, _ = _run("puzzle", "solve", str(PUZZLES / "empty-square-green-5.toml"),
+                        "--no-board")
+    assert code == 0
+    assert "Solution: no" in out.splitlines()
+    assert "  no way to finish the round with no paradox, the green 5 cell left empty" in out
+    code, out, _ = _run("puzzle", "solve", str(PUZZLES / "empty-square-yellow-2.toml"),
+                        "--no-board")
+    assert code == 0
+    assert "Solution: yes" in out.splitlines()
+    assert "  for example: " in out
+
+
+def test_wrong_stored_answer_exit_1(tmp_path: Path) -> None:
+    text = FIG34.read_text(encoding="utf-8").replace('answer = ["4r"]', 'answer = ["7r"]')
+    f = tmp_path / "wrong.toml"
+    f.write_text(text, encoding="utf-8")
+    code, out, _ = _run("puzzle", "solve", str(f), "--no-board")
+    assert code == 1
+    assert "Stored answer: WRONG: stored answer 7r, solver says 4r (" in out
+    assert out.rstrip().splitlines()[-1] == "1 of 1 stored answers wrong: fig-3-4-lead-red"
+
+
+def test_broken_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    f = tmp_path / "broken.toml"
+    f.write_text(FIG34.read_text(encoding="utf-8").replace("players = 4", "players = 9"),
+                 encoding="utf-8")
+    code, out, err = _run("puzzle", "solve", str(f))
+    assert code == 2
+    assert out == ""
+    assert err == f"error: {f}: field 'players' must be 2-5, not 9\n"
+    code, _, err = _run("puzzle", "solve", str(tmp_path / "missing"))
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_solve_json() -> None:
+    code, out, _ = _run("puzzle", "solve", str(FIG34), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["wrong"] == []
+    (p,) = data["puzzles"]
+    assert p["id"] == "fig-3-4-lead-red"
+    assert p["ok"] is True and p["answer"] == ["4r"] and p["hero"] == 1
+    assert [x["play"] for x in p["plays"]] == ["4r", "7r", "8r", "8y"]
+    assert [x["correct"] for x in p["plays"]] == [True, False, False, False]
+    assert all(x["line"][0] == x["play"] for x in p["plays"])
+    assert set(p) == {"id", "file", "question", "hero", "ok", "problems", "answer", "value",
+                      "plays", "witness", "clash", "nodes", "seconds", "depth", "tempting",
+                      "difficulty"}
+
+
+def test_generate_writes_solvable_files_reproducibly(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    args = ["puzzle", "generate", "--theme", "avoid-paradox", "--players", "3",
+            "--count", "3", "--seed", "5", "--quiet"]
+    code, out, err = _run(*args, "--out", str(a))
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1] == f"wrote 3 avoid-paradox puzzles to {a}"
+    code, _, _ = _run(*args, "--out", str(b))
+    assert code == 0
+    names = sorted(f.name for f in a.glob("*.toml"))
+    assert len(names) == 3
+    assert names == sorted(f.name for f in b.glob("*.toml"))
+    for n in names:
+        assert (a / n).read_text(encoding="utf-8") == (b / n).read_text(encoding="utf-8")
+    code, out, _ = _run("puzzle", "solve", str(a), "--no-board")
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == "3 puzzles: every stored answer is right"
+    # the same seed again into the same directory makes new puzzles, no duplicates
+    code, out, _ = _run(*args, "--out", str(a), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert len(data["files"]) == 3
+    assert not {Path(f).name for f in data["files"]} & set(names)
+    assert len(list(a.glob("*.toml"))) == 6
+
+
+def test_generate_bad_input_exit_2(tmp_path: Path) -> None:
+    code, _, err = _run("puzzle", "generate", "--theme", "empty-square", "--players", "4",
+                        "--out", str(tmp_path))
+    assert code == 2
+    assert err == "error: the empty-square theme is a 2-player theme (--players 2)\n"
+    code, _, err = _run("puzzle", "generate", "--theme", "chess", "--out", str(tmp_path))
+    assert code == 2
+    assert "Invalid value for '--theme'" in err
+
+
+def test_help_has_examples() -> None:
+    for cmd in ("solve", "generate"):
+        code, out, _ = _run("puzzle", cmd, "--help")
+        assert code == 0
+        assert "Example:" in out
+        assert f"catbox puzzle {cmd}" in out
