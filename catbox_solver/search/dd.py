@@ -37,6 +37,7 @@ Every value is exact; a search that runs out of time raises internally and the a
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +52,31 @@ QUESTIONS = ("paradox", "tricks", "score", "table")
 
 Value = bool | int | None
 Progress = Callable[[int, int], None]
+
+
+_BITS = tuple(bin(i).count("1") for i in range(16))
+
+
+def _fill(free: int, holders: list[tuple[int, int]]) -> int:
+    """The most empty cells of one value (mask ``free`` of its colors) that its holders can
+    fill, each holder with (copies, mask of cells it can fill): a bipartite matching, by
+    Hall's theorem: |free| - max over cell sets S of (|S| - copies of holders touching S)."""
+    short = 0
+    s = free
+    while s:
+        cap = 0
+        for c, m in holders:
+            if m & s:
+                cap += c
+        d = _BITS[s] - cap
+        if d > short:
+            short = d
+        s = (s - 1) & free
+    return _BITS[free] - short
+
+
+class _Budget(Exception):
+    """A table search used up its node budget (the search restarts with another order)."""
 
 
 class _Timeout(Exception):
@@ -162,6 +188,9 @@ class Search:
         self._row_order = rules.row_order
         self._diagonal = rules.adjacency == "diagonal"
         self._groups: dict[int, int] = {}
+        self._mode = 0
+        self._limit = 1 << 62
+        self._rng = random.Random(0)
         self.loss_led = rules.color_loss == "led"
         self.red_ok = rules.red_lead != "never"
 
@@ -238,9 +267,13 @@ class Search:
                     return True
                 if ent[1] < r:
                     return False
-            if r <= 0 and self._safe(hero, tl):
-                self._store(key, tl, 0, True)
-                return True
+            else:
+                lo, hi = self._bounds(tl)
+                self.tu[key] = (lo, hi)
+                if lo >= r:
+                    return True
+                if hi < r:
+                    return False
         mine = p == hero
         res = not mine
         for play in self._order(plays, p, r > 0):
@@ -265,6 +298,28 @@ class Search:
         elif r - 1 < hi:
             hi = r - 1
         self.tu[key] = (lo, hi)
+
+    def _bounds(self, tl: int) -> tuple[int, int]:
+        """Bounds on the outcome u at the start of a trick from counting facts alone.
+
+        The hero's *capacity* -- the most plays it can still make, sum over values of
+        min(copies it holds, empty cells of that value in its colors) -- can only shrink.
+        It wins a trick only with a play, so u >= -1 - capacity. If some color keeps it
+        safe (:meth:`_safe`) for the ``tl`` plays it must make, u >= 0. If its capacity is
+        below ``tl`` it is stuck at its (capacity + 1)-th turn at the latest; when every
+        other seat is safe for that many turns, the coalition can make sure that nobody
+        else is stuck first, so u <= -1."""
+        st = self.st
+        hero = self.hero
+        cap = self._capacity(hero)
+        if cap >= tl:
+            return (0 if self._safe(hero, tl) else -tl), tl
+        lo = -1 - cap
+        turns = cap + 1
+        for seat in range(st.n):
+            if seat != hero and not self._safe(seat, turns):
+                return lo, tl
+        return lo, -1
 
     def _safe(self, seat: int, plays_needed: int) -> bool:
         """Counting fact: ``seat`` can never be stuck if some color it holds has at least
@@ -323,7 +378,11 @@ class Search:
             if not self._cells_suffice():
                 self.tt[key] = False
                 return False
+        if self.nodes > self._limit:
+            raise _Budget
         res = False
+        if len(plays) > 1:
+            plays = self._order_table(plays)
         for play in plays:
             st.push(play)
             sub = self._t()
@@ -335,22 +394,55 @@ class Search:
             self.tt[key] = res
         return res
 
-    def _cells_suffice(self) -> bool:
-        """Counting fact: the plays still to come (every seat plays once per trick left)
-        need distinct free cells, and value v fills at most min(copies of v still in
-        hands, free cells of v) of them."""
+    def _capacity(self, seat: int) -> int:
+        """The most plays ``seat`` can still make: sum over values of min(copies it holds,
+        empty cells of that value in its colors). Cells only fill and colors are only lost,
+        so this never grows."""
         st = self.st
-        total = sum(st.hands)
+        cols = st.colors[seat]
+        used = st.used
+        cap = 0
+        x, sh = st.hands[seat], 0
+        while x:
+            cnt = x & 15
+            if cnt:
+                free = _BITS[~(used >> sh) & cols & 15]
+                cap += cnt if cnt < free else free
+            x >>= 4
+            sh += 4
+        return cap
+
+    def _cells_suffice(self) -> bool:
+        """Counting facts at the start of a trick, when every seat still makes ``tl``
+        plays: each seat's capacity must reach ``tl``; and the plays still to come need
+        distinct empty cells, value v filling at most min(copies of v in hands, empty cells
+        of v in a color some holder of v still has)."""
+        st = self.st
+        tl = st.tricks_left
+        n = st.n
+        for seat in range(n):
+            if self._capacity(seat) < tl:
+                return False
         used = st.used
         room = 0
+        sh = 0
+        hands = st.hands
+        colors = st.colors
         for _ in range(st.nv):
-            cnt = total & 15
-            if cnt:
-                free = 4 - (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)[used & 15]
-                room += cnt if cnt < free else free
-            total >>= 4
-            used >>= 4
-        return room >= st.n * st.tricks_left
+            free = ~(used >> sh) & 15
+            if free:
+                # holders of this value: (copies, empty cells they can fill)
+                holders = []
+                for i in range(n):
+                    c = hands[i] >> sh & 15
+                    if c:
+                        m = colors[i] & free
+                        if m:
+                            holders.append((c, m))
+                if holders:
+                    room += _fill(free, holders)
+            sh += 4
+        return room >= n * tl
 
     # ---- score: the hero's final round score ------------------------------------------
     def _final_score(self, paradox_seat: int) -> int:
@@ -423,7 +515,9 @@ class Search:
         trick = st.trick
         led = trick[0].color if trick else -1
         if p == hero:
-            return sorted(plays, key=lambda pl: pl.color != led)
+            if want_tricks:
+                return sorted(plays, key=lambda pl: (pl.color != led, pl.color != 0, -pl.value))
+            return sorted(plays, key=lambda pl: (pl.color != led, pl.color == 0, pl.value))
         hh = st.hands[hero]
         hc = st.colors[hero]
 
@@ -432,6 +526,59 @@ class Search:
             return -((hh >> (4 * v - 4) & 15 and hc >> c & 1) * 2 + (c == led))
 
         return sorted(plays, key=threat)
+
+    def table(self) -> bool:
+        """Can the players together finish the round with no paradox? Depth-first search
+        with restarts: short searches with different play orders and a growing node
+        budget, then one without a budget. Only finished sub-searches are stored in the
+        table, so every stored answer is proven and restarts reuse them."""
+        st = self.st
+        depth = len(st.undo)
+        budget = 2000
+        attempt = 0
+        while True:
+            self._mode = attempt % 3
+            self._limit = self.nodes + budget if budget < 2_000_000 else 1 << 62
+            try:
+                return self._t()
+            except _Budget:
+                while len(st.undo) > depth:
+                    st.pop()
+            attempt += 1
+            if self._mode == 2:
+                budget *= 4
+
+    def _order_table(self, plays: list[Play]) -> list[Play]:
+        """For finding a paradox-free line, by the attempt's mode: (0) follow the led color
+        (no color lost), then fill the cells fewest other seats could fill, low values
+        first; (1) follow the led color, high values first; (2) follow the led color, in
+        a seeded random order."""
+        st = self.st
+        mode = self._mode
+        if mode:
+            led = st.trick[0].color if st.trick else -1
+            if mode == 1:
+                return sorted(plays, key=lambda pl: (pl.color != led, -pl.value))
+            plays = list(plays)
+            self._rng.shuffle(plays)
+            return sorted(plays, key=lambda pl: pl.color != led)
+        trick = st.trick
+        led = trick[0].color if trick else -1
+        p = (st.leader + len(trick)) % st.n
+        hands = st.hands
+        colors = st.colors
+        others = [(hands[i], colors[i]) for i in range(st.n) if i != p]
+
+        def rank(pl: Play) -> tuple[bool, int, int]:
+            v, c = pl
+            sh = 4 * v - 4
+            rivals = 0
+            for h, cm in others:
+                if h >> sh & 15 and cm >> c & 1:
+                    rivals += 1
+            return (c != led, rivals, v)
+
+        return sorted(plays, key=rank)
 
     # ---- exact values on the current state ------------------------------------------
     def _final(self, u: int) -> int:
@@ -487,7 +634,7 @@ class Search:
             return True
         if k >= 2:
             return False
-        return self._u(0) if question == "paradox" else self._t()
+        return self._u(0) if question == "paradox" else self.table()
 
     def exact(self, question: str) -> Value:
         """The exact value of ``question`` on the current state."""
@@ -497,7 +644,7 @@ class Search:
             return self.tricks_exact()
         if question == "score":
             return self.score_exact()
-        return self._t()
+        return self.table()
 
     def principal_variation(self, question: str, value: Value) -> tuple[Play, ...]:
         """A line of best play from the current state to the end of the round: at each
@@ -517,7 +664,7 @@ class Search:
             for play in self._order(plays, p, True):
                 st.push(play)
                 if question == "table":
-                    ok = self._t()
+                    ok = self.table()
                 elif p == self.hero:
                     ok = self.at_least(question, v)
                 else:
