@@ -9,6 +9,7 @@ that the pictures in docs/img are what this script writes today.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -50,10 +51,12 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 
 EXAMPLES_INTRO = """# Example puzzles
 
-The puzzles in [`puzzles/`](../puzzles/) with their pictures. Each is a TOML file
-([docs/puzzles.md](puzzles.md)); `catbox puzzle solve puzzles/` checks every stored answer
-against the solver, and `catbox puzzle export puzzles/ -o sheet.html` makes the printable
-sheet with a "Show answer" button per puzzle ([docs/pictures.md](pictures.md)).
+Puzzles from [`puzzles/`](../puzzles/) with their pictures: every hand-made one (rulebook
+figures and rule readings), then the first generated puzzle of each theme. Each is a TOML
+file ([docs/puzzles.md](puzzles.md)); `catbox puzzle solve puzzles/` checks every stored
+answer against the solver, and `catbox puzzle export puzzles/ -o sheet.html` makes the
+printable sheet of all of them, with a "Show answer" button per puzzle
+([docs/pictures.md](pictures.md)). How to read a picture: [docs/pictures.md](pictures.md).
 
 This page is written by `python scripts/make_pictures.py`.
 """
@@ -106,6 +109,21 @@ def puzzle_section(number: int, pz: Puzzle) -> str:
     return "\n".join(lines)
 
 
+_GENERATED = re.compile(r"^(?P<theme>.+)-[2-5]p-[0-9a-f]{8}$")
+
+
+def chosen_puzzles(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles docs/examples.md shows: the hand-made ones (ids without the generator's
+    ``-<players>p-<hash>`` ending), then the first generated puzzle of each theme."""
+    made = [pz for pz in puzzles if not _GENERATED.match(pz.id)]
+    first: dict[str, Puzzle] = {}
+    for pz in puzzles:
+        match = _GENERATED.match(pz.id)
+        if match is not None:
+            first.setdefault(match["theme"], pz)
+    return made + list(first.values())
+
+
 def example_pictures() -> dict[str, str]:
     """File name in docs/img -> SVG text, for the fixed examples."""
     return {
@@ -131,7 +149,9 @@ def examples_page(puzzles: list[Puzzle]) -> str:
 
 def main() -> int:
     IMG.mkdir(parents=True, exist_ok=True)
-    puzzles = load_puzzles(ROOT / "puzzles")
+    puzzles = chosen_puzzles(load_puzzles(ROOT / "puzzles"))
+    for old in IMG.glob("puzzle-*.svg"):
+        old.unlink()
     files = {**example_pictures(), **puzzle_pictures(puzzles)}
     for name, svg in files.items():
         (IMG / name).write_text(svg, encoding="utf-8")
