@@ -982,6 +982,8 @@ def _candidate_positions(
     left = _TRICKS_LEFT[theme]
     if rules.players == 5 and theme == "exact-bid":
         left = (2,)  # the score search has no color symmetry: keep 5 players short
+    elif rules.players >= 4:
+        left = tuple(k for k in left if k <= 3)  # 4 tricks of 4-5 players: slow searches
     out = []
     for line in lines:
         cands = [p for p in line if p.tricks_left in left and not p.is_over]
