@@ -20,7 +20,7 @@ GOAL = 10.0  # puzzles per minute
 PLAYERS = {
     "avoid-paradox": (2, 3, 4, 5),
     "force-paradox": (2, 3, 4, 5),
-    "red-lead": (3, 4, 5),
+    "red-lead": (2, 3, 4, 5),
     "exact-bid": (3, 4, 5),
     "empty-square": (2,),
 }
