@@ -322,42 +322,47 @@ class Search:
         return lo, -1
 
     def _safe(self, seat: int, plays_needed: int) -> bool:
-        """Counting fact: ``seat`` can never be stuck if some color it holds has at least
-        ``plays_needed`` empty cells of values that only this seat holds. Nobody else can
-        fill those cells; the seat plays that color whenever it cannot or need not follow
-        (losing only the led color, never this one), so it always has a legal play. Needs
-        the official color loss (the led color is lost); with red, red lead must be
-        possible when nothing else is."""
-        st = self.st
+        """Counting fact: ``seat`` can make each of its next ``plays_needed`` plays,
+        whatever the others do.
+
+        A *reserved* cell is empty, of a value the seat holds, in a color it still has,
+        and no other seat holding that value has that color: nobody else can ever fill it
+        (hands and colors only shrink). Take a largest matching M of the seat's cards to
+        reserved cells (per value: min(copies, reserved cells)). Strategy: play a pair of
+        M in the led color if there is one, else any legal pair of M, else any legal play.
+        A color is lost only when no cell of M is in it, so M only loses the pair played
+        (or one pair for a card played outside M): if |M| >= plays_needed the seat always
+        has a legal play. Needs the official color loss (the led color is lost). Red cells
+        count unless red can never be led (quick-reference reading) while red is
+        unbroken."""
         if not self.loss_led:
             return False
+        st = self.st
         hands = st.hands
-        mine = hands[seat]
-        others = 0
-        for i, h in enumerate(hands):
-            if i != seat:
-                others |= h
-        cols = st.colors[seat]
+        colors = st.colors
+        n = st.n
         used = st.used
-        counts = [0, 0, 0, 0]
-        x, sh = mine, 0
+        cols = colors[seat]
+        if not self.red_ok and not used & st.redrow:
+            cols &= 14
+        total = 0
+        x, sh = hands[seat], 0
         while x:
-            if x & 15 and not others >> sh & 15:
+            cnt = x & 15
+            if cnt:
                 free = ~(used >> sh) & cols & 15
-                if free & 1:
-                    counts[0] += 1
-                if free & 2:
-                    counts[1] += 1
-                if free & 4:
-                    counts[2] += 1
-                if free & 8:
-                    counts[3] += 1
+                if free:
+                    for i in range(n):
+                        if i != seat and hands[i] >> sh & 15:
+                            free &= ~colors[i]
+                    if free:
+                        r = _BITS[free]
+                        total += cnt if cnt < r else r
+                        if total >= plays_needed:
+                            return True
             x >>= 4
             sh += 4
-        best = max(counts[1], counts[2], counts[3])
-        if self.red_ok:
-            best = max(best, counts[0])
-        return best >= plays_needed
+        return total >= plays_needed
 
     # ---- cooperative: some continuation without paradox -------------------------------
     def _t(self) -> bool:
