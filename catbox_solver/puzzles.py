@@ -501,7 +501,8 @@ def _seat_stuck(pos: Position, hero: int | None = None) -> str:
     who = f"you (seat {s})" if s == hero else f"seat {s}"
     values = sorted(set(pos.hands[s]))
     cols = [c for c in range(4) if pos.colors[s] >> c & 1]
-    held = " and ".join(str(v) for v in values)
+    held = ", ".join(str(v) for v in values[:-1]) + " and " if len(values) > 1 else ""
+    held += str(values[-1])
     if not cols:
         return f"{who} hold{'' if s == hero else 's'} {held} but no color is left to declare"
     verb = "hold" if s == hero else "holds"
@@ -560,7 +561,7 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
     elif kind == "force-paradox":
         for play in pos.legal_plays():
             after = pos.after(play)
-            if after.is_paradox:
+            if after.is_paradox and after.to_move != pos.to_move:
                 verdicts.append(PlayVerdict(
                     play, True, None, (play,), False,
                     f"{_seat_stuck(after)}: paradox in trick {_trick_no(after)}",
@@ -573,6 +574,8 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
                             f"{_join([p.text for p in reply])}")
                 else:
                     note = "the round ends with this trick"
+                if after.is_paradox:
+                    note = "you are the next to play, and you have no legal play"
                 verdicts.append(PlayVerdict(
                     play, False, None, line, _cell_helps_victim(pos, play), note,
                 ))
@@ -626,7 +629,9 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
                     if not ok and trick_vals[play] == best_tricks:
                         note += ", the most"
                     note += ")"
-                if final.paradox_by is not None:
+                if final.paradox_by == hero:
+                    note += "; you cause a paradox on the way"
+                elif final.paradox_by is not None:
                     note += f"; seat {final.paradox_by} causes a paradox on the way"
             verdicts.append(
                 PlayVerdict(play, ok, v, line, tempting, note, trick_vals.get(play))
@@ -883,8 +888,14 @@ def _safe_count(pos: Position, hero: int, stop: int = 2) -> int:
     return found
 
 
+def _forces(pos: Position, play: Play) -> bool:
+    """Does ``play`` leave the next player to move (someone else) without a legal play?"""
+    after = pos.after(play)
+    return after.is_paradox and after.to_move != pos.to_move
+
+
 def _immediate_count(pos: Position) -> int:
-    return sum(1 for p in pos.legal_plays() if pos.after(p).is_paradox)
+    return sum(1 for p in pos.legal_plays() if _forces(pos, p))
 
 
 def _prefilter(theme: str, pos: Position) -> bool:
@@ -929,7 +940,9 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
     good = right[0]
     parts: list[str] = []
     if pz.question == "force-paradox":
-        parts.append(f"{good.play.text} takes the last cell the next player could use: "
+        after = pz.position.after(good.play)
+        how = ("must lead the next trick" if not after.trick else "plays next")
+        parts.append(f"Only {good.play.text} works: seat {after.to_move} {how}, and "
                      f"{good.note}.")
         for v in wrong[:4]:
             parts.append(f"After {v.play.text}, {v.note}.")
