@@ -66,7 +66,9 @@ def test_collection_size_and_spread() -> None:
     for tag in ("rulebook", "figure-3-4", "figure-3-5", "figure-3-7", "exception",
                 "avoid-paradox", "force-paradox", "red-lead", "exact-bid", "empty-square"):
         assert tag in tags, tag
-    assert {p.question for p in CURATED} == {"safe", "force-paradox", "best-score", "exists"}
+    assert {p.question for p in CURATED} == {
+        "safe", "force-paradox", "best-score", "best-tricks", "exists"
+    }
     assert all(p.title and p.hint and p.explanation for p in CURATED)
     assert all(p.path is not None and p.path.stem == p.id for p in CURATED)
 
