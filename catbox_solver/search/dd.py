@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catbox_solver.errors import SearchError
-from catbox_solver.model.position import Play, Position, largest_group
+from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.fast import FastState
 
@@ -276,13 +276,45 @@ class Search:
                     return False
         mine = p == hero
         res = not mine
+        # make and unmake each play in place (FastState.push/pop inlined for speed; the
+        # tricks won and token owners are not needed for u and are left alone)
+        n = st.n
+        rows = st.rows
+        hands = st.hands
+        colors = st.colors
+        used = st.used
+        leader = st.leader
+        old = colors[p]
+        led = trick[0].color if trick else -1
+        lost_led = self.loss_led
+        last = len(trick) == n - 1
+        won_r = r - 1 if r >= 1 else r + 1 if r <= -1 else 0
         for play in self._order(plays, p, r > 0):
-            w = st.push(play)
-            if w == hero:
-                sub = self._u(r - 1 if r >= 1 else r + 1 if r <= -1 else 0)
+            v, c = play
+            sh = 4 * v - 4
+            st.used = used | 1 << (sh + c)
+            row = rows[c]
+            rows[c] = row | 1 << (v - 1)
+            hands[p] -= 1 << sh
+            if led >= 0 and c != led:
+                colors[p] = old & ~(1 << (led if lost_led else c))
+            trick.append(play)
+            if last:
+                w = (leader + trick_winner_index(trick)) % n
+                st.trick = []
+                st.leader = w
+                st.tricks_left = tl - 1
+                sub = self._u(won_r if w == hero else r)
+                st.trick = trick
+                st.leader = leader
+                st.tricks_left = tl
             else:
                 sub = self._u(r)
-            st.pop()
+            trick.pop()
+            colors[p] = old
+            hands[p] += 1 << sh
+            rows[c] = row
+            st.used = used
             if sub == mine:
                 res = mine
                 break
@@ -728,10 +760,8 @@ def solve(
             if progress is not None:
                 progress(i, len(plays))
             st.push(play)
-            try:
-                results.append(search.exact(question))
-            finally:
-                st.pop()
+            results.append(search.exact(question))
+            st.pop()  # (after a timeout the state is dropped, not restored)
         if progress is not None:
             progress(len(plays), len(plays))
         value = _combine(question, to_move == hero, results)
