@@ -523,6 +523,16 @@ class Search:
                     return True
                 if ent[1] < k:
                     return False
+            if k <= 0 or not self._bonus_possible(tl):
+                # score >= k <=> trick points >= k: for k <= 0 every outcome without a
+                # paradox by the hero passes both; without a possible bonus they are equal
+                res = self.tricks_at_least(k)
+                self._store_score(key, k, res)
+                return res
+            if not self._u(0):
+                # a score of at least 1 needs the hero to cause no paradox
+                self._store_score(key, k, False)
+                return False
         mine = p == self.hero
         res = not mine
         for play in self._order(plays, p, True):
@@ -533,13 +543,25 @@ class Search:
                 res = mine
                 break
         if key is not None:
-            lo, hi = self.ts.get(key, (-1000, 1000))
-            if res:
-                lo = max(lo, k)
-            else:
-                hi = min(hi, k - 1)
-            self.ts[key] = (lo, hi)
+            self._store_score(key, k, res)
         return res
+
+    def _store_score(self, key: tuple[int, ...], k: int, res: bool) -> None:
+        lo, hi = self.ts.get(key, (-1000, 1000))
+        if res:
+            lo = max(lo, k)
+        else:
+            hi = min(hi, k - 1)
+        self.ts[key] = (lo, hi)
+
+    def _bonus_possible(self, tl: int) -> bool:
+        """Can the hero's prediction still succeed? (3-5 players: the prediction lies
+        between the tricks won and that plus the tricks left; 2 players: at most 4.)"""
+        w = self.st.won[self.hero]
+        if self._at_most_4:
+            return w <= 4
+        pred = self._pred
+        return pred is not None and w <= pred <= w + tl
 
     # ---- move ordering ----------------------------------------------------------------
     def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
@@ -650,7 +672,11 @@ class Search:
         st = self.st
         w = st.won[self.hero]
         tl = st.tricks_left
-        lo = -(w + tl)
+        # the score is at least the trick points, and equal to them when they are
+        # negative (the scores >= k <=> trick points >= k for k <= 0)
+        lo = self.tricks_exact()
+        if lo < 0:
+            return lo
         hi = w + tl + bin(st.owners[self.hero]).count("1") + tl
         while lo < hi:
             mid = (lo + hi + 1) // 2
