@@ -483,7 +483,7 @@ def _search(
         line = search.principal_variation(question, value)
     except _Timeout:
         budget.nodes += search.nodes
-        raise SearchError("the search ran out of time") from None
+        raise SearchError("the search ran out of time (--timeout)") from None
     budget.nodes += search.nodes
     return value, line
 
@@ -536,7 +536,16 @@ def _cell_helps_victim(pos: Position, play: Play) -> bool:
 
 
 def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
-    """Solve ``puzzle`` exactly and compare with its stored answer (``ok``)."""
+    """Solve ``puzzle`` exactly and compare with its stored answer (``ok``). A search that
+    runs out of ``timeout`` seconds raises :class:`SearchError` naming the puzzle."""
+    try:
+        return _solve(puzzle, timeout)
+    except SearchError as exc:
+        where = puzzle.path if puzzle.path is not None else puzzle.id
+        raise SearchError(f"{where}: {exc}") from None
+
+
+def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
     t0 = time.perf_counter()
     budget = _Budget(timeout)
     pos = puzzle.position
@@ -554,7 +563,7 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
         conds = [parse_condition(c, n, pos.rules.values) for c in puzzle.conditions]
         res = exists(pos, conds, time_limit=60.0 if timeout is None else timeout)
         if res.exists is None:
-            raise SearchError(f"{puzzle.id}: {res.reason}")
+            raise SearchError(res.reason)
         answer = bool(res.exists)
         witness = res.line
         clash = tuple(res.clash)
