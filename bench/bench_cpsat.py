@@ -10,12 +10,11 @@ The solver uses 2 workers (this machine has 2 cores). ``--quick`` runs part 1 on
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 
-from catbox_solver.model.deal import deal
+from catbox_solver.model.deal import first_lead
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.search.exists import exists, no_paradox
@@ -24,21 +23,9 @@ from catbox_solver.search.proofs import STATEMENTS, prove
 WORKERS = 2
 
 
-def first_lead(rules: Ruleset, seed: int) -> Position:
-    """A seeded deal at its first lead; each seat discards a random card, avoiding a value
-    another seat discarded (equal discards make a paradox certain with 3-4 players)."""
-    rng = random.Random(seed)
-    d = deal(rules, rng)
-    hands = []
-    gone: set[int] = set()
-    for hand in d.hands:
-        h = list(hand)
-        choices = [v for v in h if v not in gone] or h
-        out = rng.choice(choices)
-        gone.add(out)
-        h.remove(out)
-        hands.append(h)
-    return Position.new_round(rules, hands, 0, None, d.revealed)
+def first_lead_of(rules: Ruleset, seed: int) -> Position:
+    """A seeded deal at its first lead, distinct discards, no predictions."""
+    return first_lead(rules, seed, start=0, distinct_discards=True, predictions=False)
 
 
 def bench_existence(count: int = 20) -> None:
@@ -47,7 +34,7 @@ def bench_existence(count: int = 20) -> None:
     found = 0
     unknown = 0
     for seed in range(count):
-        pos = first_lead(rules, seed)
+        pos = first_lead_of(rules, seed)
         ans = exists(pos, [no_paradox()], workers=WORKERS, time_limit=60)
         times.append(ans.seconds)
         found += ans.exists is True

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from catbox_solver.errors import CatboxError, SearchError
-from catbox_solver.model.deal import deal
+from catbox_solver.model.deal import first_lead
 from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, value_only
+from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
 PLAY_KINDS = ("safe", "best-tricks", "best-score", "force-paradox")
@@ -788,85 +789,6 @@ _TRICKS_LEFT = {
 }
 
 
-def start_position(rules: Ruleset, rng: random.Random) -> Position:
-    """A dealt round at its first lead: each seat discards a random card (avoiding equal
-    discards where it can, which a paradox-free 3 or 4 player round needs), predicts at
-    random, and with 2 players the revealed leftovers place the neutral tokens."""
-    d = deal(rules, rng)
-    hands: list[list[int]] = []
-    discarded: set[int] = set()
-    for hand in d.hands:
-        h = list(hand)
-        choices = [v for v in h if v not in discarded] or h
-        out = rng.choice(choices)
-        discarded.add(out)
-        h.remove(out)
-        hands.append(h)
-    preds: list[int | None] | None = None
-    if rules.has_predictions:
-        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
-    return Position.new_round(rules, hands, rng.randrange(rules.players), preds, d.revealed)
-
-
-def _hopeless(pos: Position) -> bool:
-    """Counting cut-off: every play left needs an empty cell of its value; a cell nobody
-    can fill stays empty; too many cells left empty, or too many cards for the cells of a
-    value, and no paradox-free finish exists."""
-    rules = pos.rules
-    held = [0] * (rules.values + 1)
-    can = [0] * (rules.values + 1)
-    for h, cols in zip(pos.hands, pos.colors, strict=True):
-        for v in h:
-            held[v] += 1
-            can[v] |= cols
-    plays_left = sum(held) - rules.players
-    free_total = rules.cells - bin(pos.used).count("1")
-    slack = free_total - plays_left
-    excess = deficit = 0
-    for v in range(1, rules.values + 1):
-        empty = ~pos.used >> (4 * v - 4) & 15
-        free = bin(empty).count("1")
-        if held[v] > free:
-            excess += held[v] - free
-        else:
-            deficit += free - held[v]
-        deficit += bin(empty & ~can[v]).count("1")
-    return excess > rules.players or deficit > slack
-
-
-def paradox_free_line(
-    pos: Position, rng: random.Random, max_nodes: int = 3000, avoid_red: bool = False
-) -> list[Position] | None:
-    """Positions along a random paradox-free finish of the round from ``pos`` (found by a
-    randomised depth-first search with backtracking), or None within ``max_nodes``.
-    ``avoid_red`` tries red plays last, so that red stays unbroken longer."""
-    budget = [max_nodes]
-    line: list[Position] = [pos]
-
-    def dfs(p: Position) -> bool:
-        if p.tricks_left == 0:
-            return True
-        budget[0] -= 1
-        if budget[0] < 0 or _hopeless(p):
-            return False
-        plays = list(p.legal_plays())
-        rng.shuffle(plays)
-        if p.trick:
-            led = p.trick[0].color
-            plays.sort(key=lambda pl: (avoid_red and pl.color == 0, pl.color != led))
-        elif avoid_red:
-            plays.sort(key=lambda pl: pl.color == 0)
-        for play in plays:
-            nxt = p.after(play)
-            line.append(nxt)
-            if dfs(nxt):
-                return True
-            line.pop()
-        return False
-
-    return list(line) if dfs(pos) else None
-
-
 def random_line(pos: Position, rng: random.Random, avoid_red: bool = False) -> list[Position]:
     """Positions along random legal plays until the round is over."""
     out = [pos]
@@ -989,12 +911,13 @@ def _candidate_positions(
     theme: str, rules: Ruleset, rng: random.Random
 ) -> list[Position]:
     """Positions from one seeded round where a puzzle of ``theme`` may hide."""
-    start = start_position(rules, rng)
+    start = first_lead(rules, rng, start=None)
     avoid_red = theme == "red-lead"
     lines: list[list[Position]] = []
     if theme == "force-paradox" or rng.random() < 0.3:
         lines.append(random_line(start, rng, avoid_red))
-    free = paradox_free_line(start, rng, avoid_red=avoid_red)
+    plays = paradox_free_line(start, rng, max_nodes=3000, avoid_red=avoid_red)
+    free = None if plays is None else positions_along(start, plays)
     if free is not None:
         lines.append(free)
         # a sidestep: leave the paradox-free line at a late point and play on at random

@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from catbox_solver.model.deal import deal
+from catbox_solver.model.deal import first_lead
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.search import lines
 
 
 def _rng(seed: int | random.Random) -> random.Random:
@@ -38,21 +39,7 @@ def start_position(
     ``distinct_discards`` the seats avoid discarding equal values where they can, which a
     paradox-free round of 3 or 4 players needs), predicts at random from the allowed
     choices, and with 2 players the 3 revealed leftovers place the neutral tokens."""
-    rng = _rng(seed)
-    d = deal(rules, rng)
-    hands: list[list[int]] = []
-    discarded: set[int] = set()
-    for hand in d.hands:
-        h = list(hand)
-        choices = [v for v in h if v not in discarded] if distinct_discards else h
-        out = rng.choice(choices or h)
-        discarded.add(out)
-        h.remove(out)
-        hands.append(h)
-    preds: list[int | None] | None = None
-    if rules.has_predictions:
-        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
-    return Position.new_round(rules, hands, start, preds, d.revealed)
+    return first_lead(rules, _rng(seed), start, distinct_discards)
 
 
 def random_line(pos: Position, seed: int | random.Random) -> list[Position]:
@@ -88,64 +75,14 @@ def mid_round_positions(
     return out
 
 
-def _hopeless(pos: Position) -> bool:
-    """Counting cut-offs for :func:`paradox_free_line`: every seat keeps one card and plays
-    the rest, each play needs an empty cell of its value, and an empty cell that no seat can
-    fill (nobody holds the value with that color still declarable) stays empty; at the end
-    exactly ``empty cells - plays left`` cells stay empty (0 with 3 and 4 players, 1 with 2
-    and 5)."""
-    rules = pos.rules
-    held = [0] * (rules.values + 1)
-    can = [0] * (rules.values + 1)
-    for h, cols in zip(pos.hands, pos.colors, strict=True):
-        for v in h:
-            held[v] += 1
-            can[v] |= cols
-    plays_left = sum(held) - rules.players
-    free_total = rules.cells - bin(pos.used).count("1")
-    slack = free_total - plays_left
-    excess = deficit = 0
-    for v in range(1, rules.values + 1):
-        empty = ~pos.used >> (4 * v - 4) & 15
-        free = bin(empty).count("1")
-        if held[v] > free:
-            excess += held[v] - free
-        else:
-            deficit += free - held[v]
-        deficit += bin(empty & ~can[v]).count("1")
-    return excess > rules.players or deficit > slack
-
-
 def paradox_free_line(
     pos: Position, max_nodes: int = 200_000, seed: int | None = None
 ) -> list[Play] | None:
-    """Plays that finish the round from ``pos`` with no paradox, found depth first, or None
-    when there is none or ``max_nodes`` positions were visited first. Followers try the led
-    color first (it keeps their colors); ``seed`` shuffles the order within that."""
+    """Plays that finish the round from ``pos`` with no paradox (the library's depth-first
+    search, catbox_solver.search.lines), or None within ``max_nodes``; ``seed`` shuffles the
+    order in which plays are tried."""
     rng = None if seed is None else random.Random(seed)
-    budget = [max_nodes]
-    line: list[Play] = []
-
-    def dfs(p: Position) -> bool:
-        if p.tricks_left == 0:
-            return True
-        budget[0] -= 1
-        if budget[0] < 0 or _hopeless(p):
-            return False
-        plays = list(p.legal_plays())
-        if rng is not None:
-            rng.shuffle(plays)
-        if p.trick:
-            led = p.trick[0].color
-            plays.sort(key=lambda pl: pl.color != led)
-        for play in plays:
-            line.append(play)
-            if dfs(p.after(play)):
-                return True
-            line.pop()
-        return False
-
-    return list(line) if dfs(pos) else None
+    return lines.paradox_free_line(pos, rng, max_nodes)
 
 
 def paradox_free_round(

@@ -20,8 +20,8 @@ from catbox_solver.search.readings import (
     Difference,
     NoDifference,
     diff_rulesets,
-    first_lead,
     same_state,
+    start_of,
 )
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "interpretations.md"
@@ -198,7 +198,7 @@ def test_simulate_compare_must_follow_differs_somewhere() -> None:
 
 
 def test_same_state_ignores_only_the_ruleset() -> None:
-    pos = first_lead(Ruleset(players=3), 11)
+    pos = start_of(Ruleset(players=3), 11)
     other = pos.with_rules(Ruleset(players=3, following="must-follow"))
     assert same_state(pos, other)
     assert not same_state(pos, pos.after(pos.legal_plays()[0]).with_rules(other.rules))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 
 
@@ -36,3 +37,34 @@ def deal(rules: Ruleset, seed: int | random.Random) -> Deal:
     n, h = rules.players, rules.hand_size
     hands = tuple(tuple(sorted(cards[i * h : (i + 1) * h])) for i in range(n))
     return Deal(rules, hands, tuple(cards[n * h :]))
+
+
+def first_lead(
+    rules: Ruleset,
+    seed: int | random.Random,
+    start: int | None = 0,
+    distinct_discards: bool = True,
+    predictions: bool = True,
+) -> Position:
+    """A seeded round at its first lead: the deal, then each seat discards a random card
+    (with ``distinct_discards``, avoiding a value another seat discarded where it can: two
+    equal discards make a paradox certain with 3 and 4 players), random predictions from
+    the allowed choices (unless ``predictions`` is False), and with 2 players the revealed
+    leftovers place the neutral tokens. ``start`` is the seat that leads; None draws it."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    d = deal(rules, rng)
+    hands: list[list[int]] = []
+    discarded: set[int] = set()
+    for hand in d.hands:
+        h = list(hand)
+        choices = [v for v in h if v not in discarded] if distinct_discards else h
+        out = rng.choice(choices or h)
+        discarded.add(out)
+        h.remove(out)
+        hands.append(h)
+    preds: list[int | None] | None = None
+    if predictions and rules.has_predictions:
+        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
+    if start is None:
+        start = rng.randrange(rules.players)
+    return Position.new_round(rules, hands, start, preds, d.revealed)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import RulesetError
-from catbox_solver.model.deal import deal
+from catbox_solver.model.deal import first_lead
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 
@@ -91,19 +91,10 @@ def _start_b(start: Position, b: Ruleset, rng: random.Random) -> Position:
     return pos
 
 
-def first_lead(rules: Ruleset, seed: int) -> Position:
-    """A seeded deal with random discards and predictions, at the first lead."""
-    rng = random.Random(seed)
-    d = deal(rules, rng)
-    hands = []
-    for h in d.hands:
-        hand = list(h)
-        hand.remove(rng.choice(hand))
-        hands.append(hand)
-    preds = (
-        [rng.choice(rules.prediction_choices) for _ in hands] if rules.has_predictions else None
-    )
-    return Position.new_round(rules, hands, rng.randrange(rules.players), preds, d.revealed)
+def start_of(rules: Ruleset, seed: int) -> Position:
+    """A seeded deal with random discards and predictions, at the first lead of a random
+    seat."""
+    return first_lead(rules, seed, start=None, distinct_discards=False)
 
 
 # How the walk to a root prefers its plays (one policy per deal, in turn): uniformly at
@@ -188,7 +179,7 @@ def diff_rulesets(
         for k in range(deals):
             if deadline is not None and time.monotonic() > deadline:
                 break
-            start = first_lead(a, seed * 100_003 + k)
+            start = start_of(a, seed * 100_003 + k)
             roots = _common_line_to(
                 start,
                 _start_b(start, b, random.Random(k)),
