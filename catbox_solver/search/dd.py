@@ -337,15 +337,26 @@ class Search:
         The hero's *capacity* -- the most plays it can still make, sum over values of
         min(copies it holds, empty cells of that value in its colors) -- can only shrink.
         It wins a trick only with a play, so u >= -1 - capacity. If some color keeps it
-        safe (:meth:`_safe`) for the ``tl`` plays it must make, u >= 0. If its capacity is
+        safe (:meth:`_safe`) for the ``tl`` plays it must make, u >= 0; so too if another
+        seat's capacity c is below ``tl`` and the hero is safe for c + 1 turns. If its
+        capacity is
         below ``tl`` it is stuck at its (capacity + 1)-th turn at the latest; when every
         other seat is safe for that many turns, the coalition can make sure that nobody
         else is stuck first, so u <= -1."""
         st = self.st
         hero = self.hero
         cap = self._capacity(hero)
+        if cap >= tl and self._safe(hero, tl):
+            return 0, tl
+        # another seat that must get stuck at its (c+1)-th turn at the latest, while the
+        # hero is safe for that many turns: the round ends in someone else's paradox
+        for seat in range(st.n):
+            if seat != hero:
+                c = self._capacity(seat)
+                if c < tl and self._safe(hero, c + 1):
+                    return 0, tl
         if cap >= tl:
-            return (0 if self._safe(hero, tl) else -tl), tl
+            return -tl, tl
         lo = -1 - cap
         turns = cap + 1
         for seat in range(st.n):
