@@ -275,6 +275,8 @@ class Search:
                 if hi < r:
                     return False
         mine = p == hero
+        if mine and r <= 0 and trick and self._safe(hero, tl):
+            return True
         res = not mine
         # make and unmake each play in place (FastState.push/pop inlined for speed; the
         # tricks won and token owners are not needed for u and are left alone)
