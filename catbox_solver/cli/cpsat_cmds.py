@@ -11,10 +11,15 @@ from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.rules import COLOR_CHARS
 
 
-def _seat_count(text: str, option: str) -> tuple[int, int]:
+def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
+    """Read ``SEAT=COUNT`` (``signed``: the count may be negative, as a score can be)."""
     seat, sep, count = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not count.strip().isdigit():
-        raise SearchError(f"{option} takes SEAT=COUNT like 1=3, not {text!r}")
+    digits = count.strip()
+    if signed and digits.startswith("-"):
+        digits = digits[1:]
+    if not sep or not seat.strip().isdigit() or not digits.isdigit():
+        example = "1=-2" if signed else "1=3"
+        raise SearchError(f"{option} takes SEAT=COUNT like {example}, not {text!r}")
     return int(seat), int(count)
 
 
@@ -51,6 +56,7 @@ def build_conditions(
     at_most: tuple[str, ...],
     empty: tuple[str, ...],
     final_board: str | None,
+    scored: dict[str, tuple[str, ...]] | None = None,
 ) -> list[Any]:
     """The conditions named by the options, in a fixed order."""
     from catbox_solver.search import exists as ex
@@ -72,6 +78,10 @@ def build_conditions(
         conds.append(ex.empty(text))
     if final_board is not None:
         conds.append(ex.final_board(_board(final_board)))
+    for kind in ex.SCORED:
+        for text in (scored or {}).get(kind, ()):
+            seat, count = _seat_count(text, f"--{kind}", signed=kind.startswith("score"))
+            conds.append(ex.Condition(kind, seat=seat, count=count))
     return conds
 
 
@@ -91,6 +101,10 @@ def _answer_text(pos: Any, answer: Any) -> str:
         else:
             end = "round complete"
         won = " ".join(map(str, cur.tricks_won))
+        try:
+            won += "; scores " + " ".join(map(str, cur.scores()))
+        except CatboxError:  # a prediction is unknown: no scores to show
+            pass
         label = "witness" if len(answer.lines) == 1 else f"witness {i + 1}"
         text = " ".join(p.text for p in line) or "(no plays)"
         out.append(f"{label}: {text}  [{end}; tricks won {won}]")
@@ -108,6 +122,12 @@ def _answer_text(pos: Any, answer: Any) -> str:
 @click.option("--tricks-at-most", multiple=True, metavar="SEAT=K", help="At most K tricks.")
 @click.option("--empty", multiple=True, metavar="CELL", help="Cell (e.g. g4) stays empty.")
 @click.option("--final-board", metavar="BOARD", help="The board at the end: 'R:.. B:.. Y:.. G:..'.")
+@click.option("--bonus", multiple=True, metavar="SEAT=K", help="Seat's bonus is exactly K.")
+@click.option("--bonus-at-least", multiple=True, metavar="SEAT=K", help="Bonus at least K.")
+@click.option("--bonus-at-most", multiple=True, metavar="SEAT=K", help="Bonus at most K.")
+@click.option("--score", multiple=True, metavar="SEAT=K", help="Seat's round score is exactly K.")
+@click.option("--score-at-least", multiple=True, metavar="SEAT=K", help="Score at least K.")
+@click.option("--score-at-most", multiple=True, metavar="SEAT=K", help="Score at most K.")
 @click.option("--count", type=click.IntRange(1, 10000), default=1, help="Up to N distinct lines.")
 @click.option("--time-limit", type=click.FloatRange(0.01), default=60.0, help="Seconds.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
@@ -123,6 +143,12 @@ def exists_cmd(
     tricks_at_most: tuple[str, ...],
     empty: tuple[str, ...],
     final_board: str | None,
+    bonus: tuple[str, ...],
+    bonus_at_least: tuple[str, ...],
+    bonus_at_most: tuple[str, ...],
+    score: tuple[str, ...],
+    score_at_least: tuple[str, ...],
+    score_at_most: tuple[str, ...],
     count: int,
     time_limit: float,
     workers: int,
@@ -134,6 +160,11 @@ def exists_cmd(
     (replayed through the rules engine first), "impossible" with the conditions that
     clash, or "unknown" when the time limit stops the solver.
 
+    The bonus of a seat is its largest connected group of tokens on the research board
+    when the round ends, scored only if it met its prediction (official 2 players: at most
+    4 tricks) and did not cause the paradox; the score is trick points (+tricks, -tricks
+    for the paradox) plus the bonus. These need the seat's prediction in POSITION.
+
     POSITION is the one-line notation, catbox-position/1 JSON text, @FILE, or @FILE.jsonl
     (one position per line; with --json one answer line each).
 
@@ -142,6 +173,8 @@ def exists_cmd(
       catbox exists "$(catbox deal --players 4 --seed 7 --notation)" --no-paradox
       catbox exists @pos.json --paradox-by 2 --at-trick 6 --json
       catbox exists @pos.json --tricks 0=3 --empty g4 --count 5
+      catbox exists @pos.json --score-at-least 1=6 --bonus-at-most 2=0
+      catbox exists @pos.json --score 0=-2
     """
     from catbox_solver.model.notation import read_positions
     from catbox_solver.search.exists import exists
@@ -156,6 +189,14 @@ def exists_cmd(
         tricks_at_most,
         empty,
         final_board,
+        {
+            "bonus": bonus,
+            "bonus-at-least": bonus_at_least,
+            "bonus-at-most": bonus_at_most,
+            "score": score,
+            "score-at-least": score_at_least,
+            "score-at-most": score_at_most,
+        },
     )
     bad = 0
     for item in read_positions(position):

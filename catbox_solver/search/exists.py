@@ -22,8 +22,11 @@ from catbox_solver.model.cpsat import (
     RoundModel,
     add_clause,
     add_owner_at_end,
+    bonus_active_lit,
     build_round,
     empty_at_end_lit,
+    group_bound_var,
+    group_size_var,
     neg,
     no_paradox_lit,
     paradox_lit,
@@ -79,7 +82,7 @@ class Condition:
         if self.kind == "paradox":
             at = f" --at-trick {self.trick}" if self.trick is not None else ""
             return f"--paradox{at}"
-        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most"):
+        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most") or self.kind in SCORED:
             return f"--{self.kind} {self.seat}={self.count}"
         if self.kind == "empty":
             assert self.cell is not None
@@ -112,6 +115,9 @@ class Condition:
                 ct = model.add(t <= self.count)
             if not isinstance(ct, bool):
                 ct.only_enforce_if(enforce)
+        elif self.kind in SCORED:
+            assert self.seat is not None and self.count is not None
+            add_scored(rm, self.kind, self.seat, self.count, enforce)
         elif self.kind == "empty":
             assert self.cell is not None
             v, c = self.cell
@@ -145,6 +151,14 @@ class Condition:
             if self.kind == "tricks":
                 return t == self.count
             return t >= self.count if self.kind == "tricks-at-least" else t <= self.count
+        if self.kind in SCORED:
+            assert self.seat is not None and self.count is not None
+            got = final.bonus(self.seat)
+            if self.kind.startswith("score"):  # this seat's score (others may lack predictions)
+                got += final.trick_points(self.seat)
+            if self.kind.endswith("at-least"):
+                return got >= self.count
+            return got <= self.count if self.kind.endswith("at-most") else got == self.count
         owners = final.final_owners()
         used = final.neutral
         for m in owners:
@@ -167,6 +181,64 @@ class Condition:
                 if not ok:
                     return False
         return True
+
+
+SCORED = (
+    "bonus",
+    "bonus-at-least",
+    "bonus-at-most",
+    "score",
+    "score-at-least",
+    "score-at-most",
+)
+"""The condition kinds about the prediction bonus and the round score."""
+
+
+def _enforced(model: cp_model.CpModel, ct: Any, lits: Sequence[Lit]) -> None:
+    """Enforce the constraint ``ct`` only if every literal holds (constants folded)."""
+    if any(lit is False for lit in lits):
+        return
+    live = [lit for lit in lits if lit is not True]
+    if isinstance(ct, bool):
+        if not ct:
+            add_clause(model, [neg(lit) for lit in live])
+        return
+    ct.only_enforce_if(live)
+
+
+def add_scored(rm: RoundModel, kind: str, seat: int, k: int, enforce: Lit) -> None:
+    """A bonus or score condition on ``seat``, enforced by ``enforce``. With ``on`` = the
+    bonus is scored (prediction met, no paradox caused), bonus = on ? largest group : 0 and
+    score = trick points + bonus. A lower bound on the largest group uses the connected
+    chosen set (:func:`group_size_var`), an upper bound the labelling
+    (:func:`group_bound_var`); both are existential, so every condition is exact."""
+    model = rm.model
+    on = bonus_active_lit(rm, seat)
+    tp = rm.trick_points[seat]
+    lower = kind in ("bonus", "bonus-at-least", "score", "score-at-least")
+    upper = kind in ("bonus", "bonus-at-most", "score", "score-at-most")
+    if kind.startswith("bonus"):
+        if lower and k > 0:  # on and a connected set of >= k own cells
+            add_clause(model, [on], enforce)
+            _enforced(model, model.add(group_size_var(rm, seat) >= k), [enforce])
+        if upper:
+            if k < 0:
+                add_clause(model, [], enforce)
+            else:  # off, or every group <= k
+                _enforced(model, model.add(group_bound_var(rm, seat) <= k), [enforce, on])
+        return
+    if lower:
+        # score >= k: tp >= k (the bonus only adds), or on with tp + g >= k
+        plain = model.new_bool_var(f"scoreplain{seat}_{k}_{kind}")
+        grouped = model.new_bool_var(f"scoregroup{seat}_{k}_{kind}")
+        add_clause(model, [plain, grouped], enforce)
+        _enforced(model, model.add(tp >= k), [plain])
+        add_clause(model, [on], grouped)
+        _enforced(model, model.add(tp + group_size_var(rm, seat) >= k), [grouped])
+    if upper:
+        # score <= k: off and tp <= k, or on and tp + m <= k (m >= largest group)
+        _enforced(model, model.add(tp <= k), [enforce, neg(on)])
+        _enforced(model, model.add(tp + group_bound_var(rm, seat) <= k), [enforce, on])
 
 
 def no_paradox() -> Condition:
@@ -195,6 +267,34 @@ def tricks_at_least(seat: int, count: int) -> Condition:
 
 def tricks_at_most(seat: int, count: int) -> Condition:
     return Condition("tricks-at-most", seat=seat, count=count)
+
+
+def bonus(seat: int, count: int) -> Condition:
+    """Seat ``seat`` scores a bonus of exactly ``count`` (0 when it caused the paradox or
+    missed its prediction, else its largest connected group of tokens)."""
+    return Condition("bonus", seat=seat, count=count)
+
+
+def bonus_at_least(seat: int, count: int) -> Condition:
+    return Condition("bonus-at-least", seat=seat, count=count)
+
+
+def bonus_at_most(seat: int, count: int) -> Condition:
+    return Condition("bonus-at-most", seat=seat, count=count)
+
+
+def score(seat: int, count: int) -> Condition:
+    """Seat ``seat`` ends the round with a score (trick points plus bonus) of exactly
+    ``count``."""
+    return Condition("score", seat=seat, count=count)
+
+
+def score_at_least(seat: int, count: int) -> Condition:
+    return Condition("score-at-least", seat=seat, count=count)
+
+
+def score_at_most(seat: int, count: int) -> Condition:
+    return Condition("score-at-most", seat=seat, count=count)
 
 
 def empty(cell: str | tuple[int, int]) -> Condition:
