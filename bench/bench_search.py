@@ -11,7 +11,7 @@ alpha-beta of ``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up
 Examples::
 
     python bench/bench_search.py --players 4 --questions tricks --max-seconds 120
-    python bench/bench_search.py --players 4 --depths 4,5 --count 20 --baseline
+    python bench/bench_search.py --players 4 --depths 4,5 --count 20 --no-baseline
 """
 
 from __future__ import annotations
@@ -140,9 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depths", default="4,5,6,first", help="tricks left (first = first lead)")
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--max-seconds", type=float, default=120.0, help="time cap per solve")
-    ap.add_argument("--baseline", action="store_true", help="also run the baseline")
-    ap.add_argument("--baseline-seconds", type=float, default=60.0)
-    ap.add_argument("--value-only", action="store_true", help="root value only")
+    ap.add_argument(
+        "--baseline",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run the baseline alpha-beta (default: yes)",
+    )
+    ap.add_argument("--baseline-seconds", type=float, default=60.0, help="baseline time cap")
     args = ap.parse_args(argv)
     players = [int(x) for x in args.players.split(",")]
     questions = args.questions.split(",")
