@@ -28,10 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_alphabeta import baseline_solve  # noqa: E402
 
-from catbox_solver.model.deal import deal  # noqa: E402
-from catbox_solver.model.position import Play, Position  # noqa: E402
+from catbox_solver.model.deal import first_lead  # noqa: E402
+from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
 from catbox_solver.search.dd import QUESTIONS, solve  # noqa: E402
+from catbox_solver.search.lines import paradox_free_line  # noqa: E402
 
 FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
 
@@ -39,70 +40,7 @@ FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick
 def start_position(rules: Ruleset, rng: random.Random) -> Position:
     """First lead of a seeded round: distinct discards where possible (a paradox-free
     round of 3 or 4 players needs them), random predictions, 2 players: neutral tokens."""
-    d = deal(rules, rng)
-    hands: list[list[int]] = []
-    discarded: set[int] = set()
-    for hand in d.hands:
-        h = list(hand)
-        choices = [v for v in h if v not in discarded] or h
-        out = rng.choice(choices)
-        discarded.add(out)
-        h.remove(out)
-        hands.append(h)
-    preds = None
-    if rules.has_predictions:
-        preds = [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
-    return Position.new_round(rules, hands, 0, preds, d.revealed)
-
-
-def _hopeless(pos: Position) -> bool:
-    """Counting cut-off: each seat keeps one card, every play needs an empty cell of its
-    value; too many copies of some values or too many cells nobody can fill."""
-    rules = pos.rules
-    held = [0] * (rules.values + 1)
-    can = [0] * (rules.values + 1)
-    for h, cols in zip(pos.hands, pos.colors, strict=True):
-        for v in h:
-            held[v] += 1
-            can[v] |= cols
-    plays_left = sum(held) - rules.players
-    slack = rules.cells - bin(pos.used).count("1") - plays_left
-    excess = deficit = 0
-    for v in range(1, rules.values + 1):
-        empty = ~pos.used >> (4 * v - 4) & 15
-        free = bin(empty).count("1")
-        if held[v] > free:
-            excess += held[v] - free
-        else:
-            deficit += free - held[v]
-        deficit += bin(empty & ~can[v]).count("1")
-    return excess > rules.players or deficit > slack
-
-
-def paradox_free_line(pos: Position, rng: random.Random, max_nodes: int) -> list[Play] | None:
-    """A randomized depth-first search for plays that finish the round with no paradox."""
-    budget = [max_nodes]
-    line: list[Play] = []
-
-    def dfs(p: Position) -> bool:
-        if p.tricks_left == 0:
-            return True
-        budget[0] -= 1
-        if budget[0] < 0 or _hopeless(p):
-            return False
-        plays = list(p.legal_plays())
-        rng.shuffle(plays)
-        if p.trick:
-            led = p.trick[0].color
-            plays.sort(key=lambda pl: pl.color != led)
-        for play in plays:
-            line.append(play)
-            if dfs(p.after(play)):
-                return True
-            line.pop()
-        return False
-
-    return list(line) if dfs(pos) else None
+    return first_lead(rules, rng, start=0, distinct_discards=True)
 
 
 def bench_positions(players: int, tricks_left: int, count: int = 20, seed: int = 0) -> list[
