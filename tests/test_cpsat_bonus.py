@@ -90,7 +90,7 @@ def bonus_positions(seed: int, count: int, max_steps: int) -> list[Position]:
 def test_bonus_and_score_agree_with_plain_enumeration() -> None:
     rng = random.Random(11)
     disagreements = []
-    asked = 0
+    asked = varied = 0
     positions = bonus_positions(404, 40, 10)
     assert {p.rules.players for p in positions} == {2, 3, 4, 5}
     for pos in positions:
@@ -99,6 +99,7 @@ def test_bonus_and_score_agree_with_plain_enumeration() -> None:
         for seat in range(pos.rules.players):
             scores = {o[0][seat] for o in outs}
             bonuses = {o[1][seat] for o in outs}
+            varied += len(bonuses) > 1
             ks = sorted({*rng.sample(sorted(scores), 1), min(scores) - 1, max(scores) + 1})
             bs = sorted({*rng.sample(sorted(bonuses), 1), max(bonuses) + 1, 0})
             questions: list[tuple[ex.Condition, bool]] = []
@@ -120,6 +121,7 @@ def test_bonus_and_score_agree_with_plain_enumeration() -> None:
                 if got.exists is not want:
                     disagreements.append((pos, cond.name, want, got.exists))
     assert asked == 4 * sum(p.rules.players for p in positions)
+    assert varied == 17  # seats whose bonus depends on the line (the encoding is exercised)
     assert disagreements == []
 
 
@@ -229,3 +231,26 @@ def test_cli_score_and_bonus_options() -> None:
     unknown = THREE_P.replace("bid 3 4 1", "bid 3 ? 1")
     err = runner.invoke(main, ["exists", unknown, "--bonus-at-least", "1=1"])
     assert err.exit_code == 2 and "prediction of seat 1 is unknown" in err.stderr
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_finished_round_has_exactly_its_own_scores(players: int) -> None:
+    """No plays left (round complete or stopped by a paradox): the model's bonus and score
+    are the engine's, under both readings of an interrupted trick."""
+    for seed, reading in ((1, "stay"), (2, "removed")):
+        rules = Ruleset(players, interrupted_trick=reading)
+        final = random_line(start_position(rules, seed), seed)[-1]
+        asker = ex.Questions(final)
+        for s in range(players):
+            score, bonus = final.scores()[s], final.bonus(s)
+            answers = [
+                asker.ask([c], workers=1).exists
+                for c in (
+                    ex.score(s, score),
+                    ex.score(s, score + 1),
+                    ex.bonus(s, bonus),
+                    ex.bonus_at_least(s, bonus + 1),
+                    ex.score_at_most(s, score - 1),
+                )
+            ]
+            assert answers == [True, False, True, False, False]
