@@ -16,6 +16,7 @@ from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
 from catbox_solver.render import render_text
+from catbox_solver.svg import position_svg
 from catbox_solver.search.readings import Difference, diff_rulesets
 
 # (preset, tries): each try is (players, question, deals, max_tricks_left)
@@ -35,7 +36,8 @@ The rulebooks can be read in several ways; each way is a switch of the `Ruleset`
 (`catbox rules list`). For each switch this page gives what the texts say, the reading the
 library takes by default (the official one) and why, and the smallest distinguishing
 position that `catbox rules diff` found (fewest cards left in hands, then fewest tricks left,
-over the positions it searched). The pictures are the terminal rendering of `catbox show`.
+over the positions it searched), with its picture (`catbox render`) and its terminal
+rendering (`catbox show`).
 
 This page is written by `python scripts/make_interpretations.py`; `tests/test_readings.py`
 checks that every position below still distinguishes its two readings.
@@ -95,6 +97,12 @@ def main() -> int:
         cmd = (f"catbox rules diff official {preset} --players {players} --question {question}"
                f" --deals {deals} --max-tricks-left {max_left}")
         out.append(f"Found by `{cmd}`: {cards} cards in hands, {left} trick(s) left.\n")
+        img = f"img/interpretation-{preset}.svg"
+        root = Path(__file__).resolve().parents[1] / "docs"
+        (root / img).write_text(
+            position_svg(diff.position, hero=diff.hero), encoding="utf-8"
+        )
+        out.append(f"![{preset}: the distinguishing position]({img})\n")
         out.append("```\n" + render_text(diff.position).rstrip() + "\n```\n")
 
         def show(ans: object) -> str:

@@ -23,6 +23,7 @@ from catbox_solver.search.readings import (
     same_state,
     start_of,
 )
+from catbox_solver.svg import position_svg
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "interpretations.md"
 
@@ -72,6 +73,15 @@ def test_documented_position_still_distinguishes(case: dict[str, str]) -> None:
         got_b = answer_text(value_only(pos_b, hero, case["question"]))
     assert (got_a, got_b) == (case["answer_a"], case["answer_b"])
     assert got_a != got_b
+
+
+@pytest.mark.parametrize("case", doc_cases(), ids=lambda c: c["b"])
+def test_documented_picture_is_current(case: dict[str, str]) -> None:
+    pos = position_from_notation(case["position"])
+    hero = None if case["hero"] == "-" else int(case["hero"])
+    picture = DOC.parent / "img" / f"interpretation-{case['b']}.svg"
+    assert picture.read_text(encoding="utf-8") == position_svg(pos, hero=hero)
+    assert f"](img/interpretation-{case['b']}.svg)" in DOC.read_text(encoding="utf-8")
 
 
 def check_difference(diff: Difference, a: Ruleset, b: Ruleset) -> None:
