@@ -370,16 +370,21 @@ class Search:
         """Counting fact: ``seat`` can make each of its next ``plays_needed`` plays,
         whatever the others do.
 
-        A *reserved* cell is empty, of a value the seat holds, in a color it still has,
-        and no other seat holding that value has that color: nobody else can ever fill it
-        (hands and colors only shrink). Take a largest matching M of the seat's cards to
-        reserved cells (per value: min(copies, reserved cells)). Strategy: play a pair of
-        M in the led color if there is one, else any legal pair of M, else any legal play.
-        A color is lost only when no cell of M is in it, so M only loses the pair played
-        (or one pair for a card played outside M): if |M| >= plays_needed the seat always
-        has a legal play. Needs the official color loss (the led color is lost). Red cells
-        count unless red can never be led (quick-reference reading) while red is
-        unbroken."""
+        Its *capacity* cells: empty, of a value it holds, in a color it still has;
+        capacity = sum over values of min(copies, capacity cells). Strategy: follow the led
+        color with a capacity cell if there is one, else make any legal play. Then the led
+        color is lost only when it holds no capacity cell, so each own play lowers the
+        capacity by exactly one, and each play of another seat (one cell) by at most one.
+        The others can ever fill at most min(cells of value v some other holder of v has
+        the color of, copies of v those holders hold) of value v's capacity cells, and the
+        first ``max(0, cells - copies)`` of these fills cost nothing: the *damage* D is
+        the sum over values of what is left. Before the seat's k-th turn from now the
+        others make at most ``gap + (k - 1)(n - 1)`` plays, so with capacity - (k - 1) -
+        min(D, those plays) >= 1 for k = ``plays_needed`` (the hardest turn) the seat
+        always has a legal play. (Cells nobody else can fill make D = 0 for their value:
+        this contains the reserved-cell matching.) Needs the official color loss (the led
+        color is lost). Red cells count unless red can never be led (quick-reference
+        reading) while red is unbroken."""
         if not self.loss_led:
             return False
         st = self.st
@@ -390,24 +395,42 @@ class Search:
         cols = colors[seat]
         if not self.red_ok and not used & st.redrow:
             cols &= 14
-        total = 0
+        cap = 0
+        dmg = 0
         x, sh = hands[seat], 0
         while x:
             cnt = x & 15
             if cnt:
                 free = ~(used >> sh) & cols & 15
                 if free:
+                    e = _BITS[free]
+                    threat = 0
+                    k = 0
                     for i in range(n):
-                        if i != seat and hands[i] >> sh & 15:
-                            free &= ~colors[i]
-                    if free:
-                        r = _BITS[free]
-                        total += cnt if cnt < r else r
-                        if total >= plays_needed:
-                            return True
+                        if i != seat:
+                            hc = hands[i] >> sh & 15
+                            if hc:
+                                m = free & colors[i]
+                                if m:
+                                    threat |= m
+                                    k += hc
+                    if e > cnt:
+                        cap += cnt
+                    else:
+                        cap += e
+                    if threat:
+                        a = _BITS[threat]
+                        if k < a:
+                            a = k
+                        if e > cnt:
+                            a -= e - cnt
+                        if a > 0:
+                            dmg += a
             x >>= 4
             sh += 4
-        return total >= plays_needed
+        gap = (seat - st.leader - len(st.trick)) % n
+        others = gap + (plays_needed - 1) * (n - 1)
+        return cap - (dmg if dmg < others else others) >= plays_needed
 
     # ---- cooperative: some continuation without paradox -------------------------------
     def _t(self) -> bool:
