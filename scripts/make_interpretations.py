@@ -16,8 +16,8 @@ from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
 from catbox_solver.render import render_text
-from catbox_solver.svg import position_svg
 from catbox_solver.search.readings import Difference, diff_rulesets
+from catbox_solver.svg import position_svg
 
 # (preset, tries): each try is (players, question, deals, max_tricks_left)
 CASES: list[tuple[str, list[tuple[int, str, int, int]]]] = [
