@@ -313,10 +313,10 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
                 played = (seat - child.leader) % n < len(child.trick)
                 needed = child.tricks_left - played
                 s = Search(child, seat)
-                if needed <= 1 or not s._safe(seat, needed):
+                if needed < 1 or not s._safe(seat, needed):
                     continue
                 assert minimax(child, seat, "paradox") is True, (child, seat)
                 checked += 1
                 beyond += _reserved_matching(s, seat) < needed
-    assert checked >= 500
-    assert beyond >= 80
+    assert checked >= 1000
+    assert beyond >= 150

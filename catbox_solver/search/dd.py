@@ -275,8 +275,14 @@ class Search:
                 if hi < r:
                     return False
         mine = p == hero
-        if mine and r <= 0 and trick and self._safe(hero, tl):
-            return True
+        if r <= 0 and trick:
+            # the hero is safe for the plays it still has to make (one fewer if it has
+            # played in this trick already)
+            if mine:
+                if self._safe(hero, tl):
+                    return True
+            elif self._safe(hero, tl - ((hero - st.leader) % st.n < len(trick))):
+                return True
         res = not mine
         # make and unmake each play in place (FastState.push/pop inlined for speed; the
         # tricks won and token owners are not needed for u and are left alone)
@@ -378,10 +384,12 @@ class Search:
         The others can ever fill at most min(cells of value v some other holder of v has
         the color of, copies of v those holders hold) of value v's capacity cells, and the
         first ``max(0, cells - copies)`` of these fills cost nothing: the *damage* D is
-        the sum over values of what is left. Before the seat's k-th turn from now the
-        others make at most ``gap + (k - 1)(n - 1)`` plays, so with capacity - (k - 1) -
-        min(D, those plays) >= 1 for k = ``plays_needed`` (the hardest turn) the seat
-        always has a legal play. (Cells nobody else can fill make D = 0 for their value:
+        the sum over values of what is left. Before the seat's k-th turn from now another
+        seat i plays at most once per trick (in this trick if it has not played yet, and
+        in each later trick up to that turn; the leader of a later trick is unknown), and
+        at most once per copy it holds of the values it can hurt. So with capacity - (k -
+        1) - min(D, sum of those plays) >= 1 for k = ``plays_needed`` (the hardest turn)
+        the seat always has a legal play. (Cells nobody else can fill make D = 0 for their value:
         this contains the reserved-cell matching.) Needs the official color loss (the led
         color is lost). Red cells count unless red can never be led (quick-reference
         reading) while red is unbroken."""
@@ -397,6 +405,7 @@ class Search:
             cols &= 14
         cap = 0
         dmg = 0
+        hits = [0] * n
         x, sh = hands[seat], 0
         while x:
             cnt = x & 15
@@ -414,6 +423,7 @@ class Search:
                                 if m:
                                     threat |= m
                                     k += hc
+                                    hits[i] += hc
                     if e > cnt:
                         cap += cnt
                     else:
@@ -428,8 +438,27 @@ class Search:
                             dmg += a
             x >>= 4
             sh += 4
-        gap = (seat - st.leader - len(st.trick)) % n
-        others = gap + (plays_needed - 1) * (n - 1)
+        if cap - dmg >= plays_needed:
+            return True
+        # the plays another seat i makes before this seat's last needed turn: in this
+        # trick (if i still plays in it) and one per later trick up to that turn; with
+        # one turn needed in this trick, only the seats between the player to move and
+        # this seat
+        leader = st.leader
+        done = len(st.trick)
+        p0 = leader + done
+        played = (seat - leader) % n < done
+        gap = (seat - p0) % n
+        later = plays_needed if played else plays_needed - 1
+        others = 0
+        for i in range(n):
+            h = hits[i]
+            if h:
+                if later:
+                    turns = later + ((i - leader) % n >= done)
+                else:
+                    turns = (i - p0) % n < gap
+                others += h if h < turns else turns
         return cap - (dmg if dmg < others else others) >= plays_needed
 
     # ---- cooperative: some continuation without paradox -------------------------------
