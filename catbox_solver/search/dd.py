@@ -297,7 +297,7 @@ class Search:
         lost_led = self.loss_led
         last = len(trick) == n - 1
         won_r = r - 1 if r >= 1 else r + 1 if r <= -1 else 0
-        for play in self._order(plays, p, r > 0):
+        for play in (self._order_low(plays, p) if r < 0 else self._order(plays, p, r > 0)):
             v, c = play
             sh = 4 * v - 4
             st.used = used | 1 << (sh + c)
@@ -629,6 +629,42 @@ class Search:
         return pred is not None and w <= pred <= w + tl
 
     # ---- move ordering ----------------------------------------------------------------
+    def _order_low(self, plays: list[Play], p: int) -> list[Play]:
+        """Order when the hero aims to win few tricks (r < 0): the hero keeps its colors
+        but first plays that cannot win the trick as it stands; the coalition as usual."""
+        if len(plays) < 2:
+            return plays
+        trick = self.st.trick
+        if p != self.hero:
+            plays = self._order(plays, p, False)
+            st = self.st
+            hero = self.hero
+            done = len(trick)
+            if trick and (hero - st.leader) % st.n < done:
+                w = trick_winner_index(trick)
+                if (st.leader + w) % st.n == hero:
+                    # the hero is winning this trick: letting it win comes first
+                    hv, hc = trick[w]
+                    led = trick[0].color
+                    return sorted(
+                        plays,
+                        key=lambda pl: (pl.value > hv and pl.color == 0) if hc == 0
+                        else (pl.color == 0 or (pl.color == led and pl.value > hv)),
+                    )
+            return plays
+        if not trick:
+            return sorted(plays, key=lambda pl: (pl.color == 0, pl.value))
+        led = trick[0].color
+        top_red = max((pl.value for pl in trick if pl.color == 0), default=0)
+        top_led = max(pl.value for pl in trick if pl.color == led)
+
+        def rank(pl: Play) -> tuple[bool, bool, bool, int]:
+            v, c = pl
+            wins = v > top_red if c == 0 else (not top_red and c == led and v > top_led)
+            return (wins, c != led, c == 0, v)
+
+        return sorted(plays, key=rank)
+
     def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
         """Plays likely to decide first: the hero keeps its colors; the coalition takes
         the hero's cells."""
