@@ -9,9 +9,11 @@ and at the end of a round the paradox (if any) and the scores. ANSI colors only 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from catbox_solver.errors import PositionError
-from catbox_solver.model.position import Position
-from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES
+from catbox_solver.model.position import Position, cell_bit
+from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, Ruleset
 
 __all__ = ["render_text"]
 
@@ -29,16 +31,20 @@ def _colors_cell(mask: int) -> str:
     return "".join(ch if mask >> i & 1 else "-" for i, ch in enumerate(COLOR_CHARS))
 
 
-def _board_lines(pos: Position, ansi: bool) -> list[str]:
-    rules = pos.rules
+def board_lines(
+    rules: Ruleset, owners: Sequence[int], neutral: int, ansi: bool = False
+) -> list[str]:
+    """The research board as text rows (ruleset's row order, covered column as '#'), from
+    each seat's token mask and the neutral tokens: what any player at the table sees."""
     last = rules.covered_value or rules.values
     lines = ["     " + " ".join(str(v) for v in range(1, last + 1))]
     for ch in rules.row_order:
         color = COLOR_CHARS.index(ch)
         cells = []
         for v in range(1, rules.values + 1):
-            owner = pos.owner_of(v, color)
-            cells.append("." if owner is None else "N" if owner == -1 else str(owner))
+            bit = cell_bit(v, color)
+            owner = next((s for s, m in enumerate(owners) if m & bit), None)
+            cells.append("N" if neutral & bit else "." if owner is None else str(owner))
         if rules.covered_value is not None:
             cells.append("#")
         label = _paint(ch, _ANSI[ch], ansi)
@@ -104,7 +110,7 @@ def render_text(pos: Position, ansi: bool = False) -> str:
     title = f"{rules.players} players, ruleset {rules.name}"
     row_names = ", ".join(COLOR_NAMES[COLOR_CHARS.index(ch)] for ch in rules.row_order)
     lines = [title, f"research board (rows {row_names}; columns are values)"]
-    lines += _board_lines(pos, ansi)
+    lines += board_lines(pos.rules, pos.owners, pos.neutral, ansi)
     lines.append("")
     lines += _seat_lines(pos, ansi)
     lines.append("")

@@ -29,6 +29,7 @@ from catbox_solver.model.position import RULE_TEXT, Play
 from catbox_solver.model.record import game_record, read_record, write_record
 from catbox_solver.model.referee import Verdict, verify
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+from catbox_solver.render import board_lines
 
 ruleset_option = click.option(
     "--ruleset",
@@ -105,18 +106,7 @@ def render_view(view: PlayerView) -> str:
     predictions and the trick in progress (other hands only as card counts)."""
     rules = view.rules
     n = rules.players
-    last = rules.covered_value or rules.values
-    lines = ["     " + " ".join(str(v) for v in range(1, last + 1))]
-    for ch in rules.row_order:
-        c = COLOR_CHARS.index(ch)
-        cells = []
-        for v in range(1, rules.values + 1):
-            bit = 1 << ((v - 1) * 4 + c)
-            owner = next((s for s in range(n) if view.owners[s] & bit), None)
-            cells.append("N" if view.neutral & bit else "." if owner is None else str(owner))
-        if rules.covered_value is not None:
-            cells.append("#")
-        lines.append(f"  {ch}  " + " ".join(cells))
+    lines = board_lines(rules, view.owners, view.neutral)
     lines.append("")
     cards = view.tricks_left + 1
     in_trick = {(view.leader + i) % n for i in range(len(view.trick))}
