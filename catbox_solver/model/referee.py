@@ -226,21 +226,26 @@ def _replay_round(rules: Ruleset, r: RoundRecord) -> RoundVerdict:
                 claim_line,
             )
     scores = pos.scores()
-    if r.won is not None and r.won != pos.tricks_won:
-        raise _Illegal(
-            "wrong score",
-            f"tricks won are {' '.join(map(str, pos.tricks_won))}, the record says "
-            f"{' '.join(map(str, r.won))}",
-            r.line("won"),
-        )
-    if r.scores is not None and r.scores != scores:
-        raise _Illegal(
-            "wrong score",
-            f"scores are {' '.join(map(str, scores))}, the record says "
-            f"{' '.join(map(str, r.scores))}",
-            r.line("scores"),
-        )
+    _must_match("tricks won are", pos.tricks_won, r.won, r.line("won"))
+    _must_match("scores are", scores, r.scores, r.line("scores"))
     return RoundVerdict(r.number, pos.tricks_won, scores, pos.paradox_by)
+
+
+def _must_match(
+    what: str,
+    computed: tuple[int, ...],
+    recorded: tuple[int, ...] | None,
+    line: int | None,
+) -> None:
+    """A recorded outcome (tricks won, scores, totals, winners), when given, must equal the
+    one the replay computed: else 'wrong score'."""
+    if recorded is not None and recorded != computed:
+        raise _Illegal(
+            "wrong score",
+            f"{what} {' '.join(map(str, computed))}, the record says "
+            f"{' '.join(map(str, recorded))}",
+            line,
+        )
 
 
 def verify(record: GameRecord) -> Verdict:
@@ -269,20 +274,10 @@ def verify(record: GameRecord) -> Verdict:
         current = None
         totals = tuple(sum(rv.scores[s] for rv in done) for s in range(n))
         winners = game_winners(totals, done[-1].scores)
-        if record.totals is not None and record.totals != totals:
-            raise _Illegal(
-                "wrong score",
-                f"totals are {' '.join(map(str, totals))}, the record says "
-                f"{' '.join(map(str, record.totals))}",
-                record.line("totals"),
-            )
-        if record.winners is not None and record.winners != winners:
-            raise _Illegal(
-                "wrong score",
-                f"the winners are seats {' '.join(map(str, winners))}, the record says "
-                f"{' '.join(map(str, record.winners))}",
-                record.line("winners"),
-            )
+        _must_match("totals are", totals, record.totals, record.line("totals"))
+        _must_match(
+            "the winners are seats", winners, record.winners, record.line("winners")
+        )
     except _Illegal as bad:
         return Verdict(
             valid=False,
