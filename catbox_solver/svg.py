@@ -391,20 +391,18 @@ def _seats(pos: Position, top: int, hero: int | None) -> list[str]:
         y = top + 8 + seat * _SEAT_ROW_H
         mid = y + _SEAT_ROW_H // 2
         moving = not over and seat == pos.to_move
+        # a frame around the seat to move (filled) or the paradox causer (dashed)
+        frame: dict[str, str] | None = None
         if moving:
-            out.append(
-                _rect(
-                    _MARGIN - 6,
-                    y + 2,
-                    WIDTH - 2 * _MARGIN + 12,
-                    _SEAT_ROW_H - 4,
-                    rx=6,
-                    fill="#fff3c4",
-                    stroke=_INK,
-                    stroke_width="1.5",
-                )
-            )
+            frame = {"fill": "#fff3c4", "stroke": _INK, "stroke_width": "1.5"}
         elif seat == pos.paradox_by:
+            frame = {
+                "fill": "#ffffff",
+                "stroke": _INK,
+                "stroke_width": "2.5",
+                "stroke_dasharray": "6 3",
+            }
+        if frame is not None:
             out.append(
                 _rect(
                     _MARGIN - 6,
@@ -412,10 +410,7 @@ def _seats(pos: Position, top: int, hero: int | None) -> list[str]:
                     WIDTH - 2 * _MARGIN + 12,
                     _SEAT_ROW_H - 4,
                     rx=6,
-                    fill="#ffffff",
-                    stroke=_INK,
-                    stroke_width="2.5",
-                    stroke_dasharray="6 3",
+                    **frame,
                 )
             )
         out += _seat_token(_MARGIN + 16, mid, seat)
