@@ -46,9 +46,14 @@ from typing import Any
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.search.core import Core
 from catbox_solver.search.fast import FastState
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
+# "compiled": the trick game runs in search/core.py (numba); "python": all in this module
+# (the readable reference, cross-checked against the compiled core in the tests)
+ENGINES = ("compiled", "python")
+DEFAULT_ENGINE = "compiled"
 
 Value = bool | int | None
 Progress = Callable[[int, int], None]
@@ -149,6 +154,11 @@ def _check_hero(pos: Position, hero: int) -> None:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 
+def _check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise SearchError(f"unknown search engine {engine!r} (one of {', '.join(ENGINES)})")
+
+
 def _check_question(question: str) -> None:
     if question not in QUESTIONS:
         raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
@@ -170,8 +180,15 @@ class Search:
     """Searches on one position for one hero; the transposition tables are kept between
     questions, so asking several questions of one position shares work."""
 
-    def __init__(self, pos: Position, hero: int, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        pos: Position,
+        hero: int,
+        deadline: float | None = None,
+        engine: str = DEFAULT_ENGINE,
+    ) -> None:
         _check_hero(pos, hero)
+        _check_engine(engine)
         self.pos = pos
         self.st = FastState(pos)
         self.hero = hero
@@ -193,6 +210,13 @@ class Search:
         self._rng = random.Random(0)
         self.loss_led = rules.color_loss == "led"
         self.red_ok = rules.red_lead != "never"
+        self._core: Core | None = None
+        if engine == "compiled":
+            st = self.st
+            self._core = Core(
+                hero,
+                (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead),
+            )
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -238,6 +262,21 @@ class Search:
 
     # ---- the trick game: one integer for the rest of the round -----------------------
     def _u(self, r: int) -> bool:
+        """Can the hero make sure that the outcome of the rest of the round is at least
+        ``r``? (See :meth:`_u_py`.) The compiled core answers unless the engine is
+        ``"python"``."""
+        core = self._core
+        if core is None:
+            return self._u_py(r)
+        st = self.st
+        core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
+        res, nodes = core.u(r, self.deadline)
+        self.nodes += nodes
+        if res is None:
+            raise _Timeout
+        return res
+
+    def _u_py(self, r: int) -> bool:
         """Can the hero make sure that the outcome of the rest of the round is at least
         ``r``? Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks;
         -1 - g if the hero causes a paradox after winning g more tricks. The hero's final
@@ -312,12 +351,12 @@ class Search:
                 st.trick = []
                 st.leader = w
                 st.tricks_left = tl - 1
-                sub = self._u(won_r if w == hero else r)
+                sub = self._u_py(won_r if w == hero else r)
                 st.trick = trick
                 st.leader = leader
                 st.tricks_left = tl
             else:
-                sub = self._u(r)
+                sub = self._u_py(r)
             trick.pop()
             colors[p] = old
             hands[p] += 1 << sh
