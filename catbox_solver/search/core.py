@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, objmode, uint64
+from numba import int64, njit, objmode, uint64
 
 # ---- the state array ------------------------------------------------------------------
 S_N = 0  # players
@@ -46,12 +46,24 @@ S_HANDS = 16  # 5 packed hands (copies of v in bits 4(v-1)..)
 S_COLORS = 21  # 5 color masks
 S_NODES = 26
 S_ABORT = 27  # 1: the deadline passed, the search unwinds without storing
-S_SIZE = 32
+S_HITS = 32  # 5 scratch counters of the safe-seat test
+S_SIZE = 40
 
 MAX_PLY = 48
 MAX_PLAYS = 40
+# one row of the per-ply buffer: plays, their sort keys, the saved trick, the key words
+B_PLAYS = 0
+B_KEYS = 40
+B_SAVED = 80
+B_WORDS = 88
+B_SIZE = 96
 
 TT_WORDS = 4
+# one table entry (64 bytes, one cache line): the key words, then
+T_FLAG = 4  # 1: the entry is in use
+T_LO = 5  # proven lower bound of u
+T_HI = 6  # proven upper bound of u
+T_SIZE = 8
 
 Arr = npt.NDArray[Any]
 
@@ -79,6 +91,7 @@ def _winner(s: Arr) -> int:
 
 @njit(cache=True)
 def _add(out: Arr, k: int, v: int, mask: int) -> int:
+    """Append the plays of value ``v`` in the colors of ``mask`` to ``out[:k]``."""
     for c in range(4):
         if mask >> c & 1:
             out[k] = 4 * v + c
@@ -174,7 +187,8 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
         cols &= 14
     cap = 0
     dmg = 0
-    hits = np.zeros(5, dtype=np.int64)
+    for i in range(n):
+        s[S_HITS + i] = 0
     hs = s[S_HANDS + seat]
     for v in range(s[S_NV]):
         sh = 4 * v
@@ -193,7 +207,7 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
                             if m:
                                 threat |= m
                                 k += hc
-                                hits[i] += hc
+                                s[S_HITS + i] += hc
                 cap += cnt if e > cnt else e
                 if threat:
                     a = _POP[threat]
@@ -213,7 +227,7 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
     later = plays_needed if played else plays_needed - 1
     others = 0
     for i in range(n):
-        hh = hits[i]
+        hh = s[S_HITS + i]
         if hh:
             if later:
                 turns = later + (1 if (i - leader) % n >= done else 0)
@@ -251,12 +265,13 @@ def bounds(s: Arr) -> tuple[int, int]:
 # ---- the transposition table -------------------------------------------------------------
 @njit(cache=True)
 def _put(words: Arr, pos: int, x: int, width: int) -> int:
+    """Append ``width`` bits of ``x`` at bit ``pos`` of the key ``words[B_WORDS:]``."""
     ux = uint64(x)
-    i = pos >> 6
+    i = B_WORDS + (pos >> 6)
     off = pos & 63
-    words[i] |= ux << uint64(off)
+    words[i] = int64(uint64(words[i]) | (ux << uint64(off)))
     if off + width > 64:
-        words[i + 1] |= ux >> uint64(64 - off)
+        words[i + 1] = int64(uint64(words[i + 1]) | (ux >> uint64(64 - off)))
     return pos + width
 
 
@@ -267,18 +282,24 @@ def make_key(s: Arr, words: Arr) -> None:
     n = s[S_N]
     nv = s[S_NV]
     used = s[S_USED]
-    f = np.zeros(4, dtype=np.int64)
-    for c in range(4):
-        row = 0
-        for v in range(nv):
-            if used >> (4 * v + c) & 1:
-                row |= 1 << v
-        holders = 0
-        for i in range(n):
-            if s[S_COLORS + i] >> c & 1:
-                holders |= 1 << i
-        f[c] = row << 8 | holders
-    a, b, c3 = f[1], f[2], f[3]
+    r0 = r1 = r2 = r3 = 0
+    for v in range(nv):
+        nib = used >> (4 * v)
+        r0 |= (nib & 1) << v
+        r1 |= (nib >> 1 & 1) << v
+        r2 |= (nib >> 2 & 1) << v
+        r3 |= (nib >> 3 & 1) << v
+    h0 = h1 = h2 = h3 = 0
+    for i in range(n):
+        cm = s[S_COLORS + i]
+        h0 |= (cm & 1) << i
+        h1 |= (cm >> 1 & 1) << i
+        h2 |= (cm >> 2 & 1) << i
+        h3 |= (cm >> 3 & 1) << i
+    f0 = r0 << 8 | h0
+    a = r1 << 8 | h1
+    b = r2 << 8 | h2
+    c3 = r3 << 8 | h3
     if a > b:
         a, b = b, a
     if b > c3:
@@ -286,8 +307,8 @@ def make_key(s: Arr, words: Arr) -> None:
         if a > b:
             a, b = b, a
     for i in range(TT_WORDS):
-        words[i] = 0
-    pos = _put(words, 0, f[0], 17)
+        words[B_WORDS + i] = 0
+    pos = _put(words, 0, f0, 17)
     pos = _put(words, pos, a, 17)
     pos = _put(words, pos, b, 17)
     pos = _put(words, pos, c3, 17)
@@ -300,24 +321,24 @@ def make_key(s: Arr, words: Arr) -> None:
 def _hash(words: Arr) -> int:
     h = uint64(0x9E3779B97F4A7C15)
     for i in range(TT_WORDS):
-        h ^= words[i]
+        h ^= uint64(words[B_WORDS + i])
         h *= uint64(0xBF58476D1CE4E5B9)
         h ^= h >> uint64(31)
     return int(h >> uint64(1))
 
 
 @njit(cache=True)
-def tt_find(tkeys: Arr, tflag: Arr, words: Arr) -> int:
-    """Slot holding ``words``, or -1."""
-    mask: int = tflag.shape[0] - 1
+def tt_find(tt: Arr, words: Arr) -> int:
+    """Slot holding the key ``words[B_WORDS:]``, or -1."""
+    mask: int = tt.shape[0] - 1
     i0: int = _hash(words) & mask
     for d in range(4):
         i = (i0 + d) & mask
-        if tflag[i] == 0:
+        if tt[i, T_FLAG] == 0:
             return -1
         same = True
         for w in range(TT_WORDS):
-            if tkeys[i, w] != words[w]:
+            if tt[i, w] != words[B_WORDS + w]:
                 same = False
                 break
         if same:
@@ -326,47 +347,53 @@ def tt_find(tkeys: Arr, tflag: Arr, words: Arr) -> int:
 
 
 @njit(cache=True)
-def tt_slot(tkeys: Arr, tflag: Arr, words: Arr) -> int:
-    """Slot for ``words``: its own, else a free one, else the first probed (replaced)."""
-    mask: int = tflag.shape[0] - 1
+def tt_slot(tt: Arr, words: Arr, tl: int) -> int:
+    """Slot for the key ``words[B_WORDS:]``: its own, else a new one (a free one, else the
+    first probed, replaced) with the bounds (-tl, tl)."""
+    mask: int = tt.shape[0] - 1
     i0: int = _hash(words) & mask
     for d in range(4):
         i = (i0 + d) & mask
-        if tflag[i] == 0:
-            tflag[i] = 1
-            for w in range(TT_WORDS):
-                tkeys[i, w] = words[w]
-            return i
+        if tt[i, T_FLAG] == 0:
+            return _claim(tt, i, words, tl)
         same = True
         for w in range(TT_WORDS):
-            if tkeys[i, w] != words[w]:
+            if tt[i, w] != words[B_WORDS + w]:
                 same = False
                 break
         if same:
             return i
+    return _claim(tt, i0, words, tl)
+
+
+@njit(cache=True)
+def _claim(tt: Arr, i: int, words: Arr, tl: int) -> int:
     for w in range(TT_WORDS):
-        tkeys[i0, w] = words[w]
-    return i0
+        tt[i, w] = words[B_WORDS + w]
+    tt[i, T_FLAG] = 1
+    tt[i, T_LO] = -tl
+    tt[i, T_HI] = tl
+    return i
 
 
 # ---- move ordering -------------------------------------------------------------------------
 @njit(cache=True)
-def _sort(plays: Arr, keys: Arr, k: int) -> None:
-    """Stable insertion sort of ``plays[:k]`` by ``keys``."""
+def _sort(row: Arr, k: int) -> None:
+    """Stable insertion sort of the plays ``row[:k]`` by their keys ``row[B_KEYS:]``."""
     for i in range(1, k):
-        pk = keys[i]
-        pp = plays[i]
+        pk = row[B_KEYS + i]
+        pp = row[i]
         j = i - 1
-        while j >= 0 and keys[j] > pk:
-            keys[j + 1] = keys[j]
-            plays[j + 1] = plays[j]
+        while j >= 0 and row[B_KEYS + j] > pk:
+            row[B_KEYS + j + 1] = row[B_KEYS + j]
+            row[j + 1] = row[j]
             j -= 1
-        keys[j + 1] = pk
-        plays[j + 1] = pp
+        row[B_KEYS + j + 1] = pk
+        row[j + 1] = pp
 
 
 @njit(cache=True)
-def _order(s: Arr, plays: Arr, keys: Arr, k: int, p: int, want: bool) -> None:
+def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     """Search._order: the hero keeps its colors (and wants tricks: red, high; else low,
     not red); the coalition takes the hero's cells, then follows the led color."""
     if k < 2:
@@ -378,9 +405,9 @@ def _order(s: Arr, plays: Arr, keys: Arr, k: int, p: int, want: bool) -> None:
             v = plays[i] >> 2
             c = plays[i] & 3
             if want:
-                keys[i] = (c != led) * 256 + (c != 0) * 16 + (15 - v)
+                plays[B_KEYS + i] = (c != led) * 256 + (c != 0) * 16 + (15 - v)
             else:
-                keys[i] = (c != led) * 256 + (c == 0) * 16 + v
+                plays[B_KEYS + i] = (c != led) * 256 + (c == 0) * 16 + v
     else:
         hh = s[S_HANDS + hero]
         hc = s[S_COLORS + hero]
@@ -388,12 +415,12 @@ def _order(s: Arr, plays: Arr, keys: Arr, k: int, p: int, want: bool) -> None:
             v = plays[i] >> 2
             c = plays[i] & 3
             hit = 1 if (hh >> (4 * v - 4) & 15) and (hc >> c & 1) else 0
-            keys[i] = -(hit * 2 + (1 if c == led else 0))
-    _sort(plays, keys, k)
+            plays[B_KEYS + i] = -(hit * 2 + (1 if c == led else 0))
+    _sort(plays, k)
 
 
 @njit(cache=True)
-def _order_low(s: Arr, plays: Arr, keys: Arr, k: int, p: int) -> None:
+def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
     """Search._order_low: when the hero aims to win few tricks (r < 0)."""
     if k < 2:
         return
@@ -401,7 +428,7 @@ def _order_low(s: Arr, plays: Arr, keys: Arr, k: int, p: int) -> None:
     n = s[S_N]
     tlen = s[S_TLEN]
     if p != hero:
-        _order(s, plays, keys, k, p, False)
+        _order(s, plays, k, p, False)
         leader = s[S_LEADER]
         if tlen and (hero - leader) % n < tlen:
             w = _winner_partial(s)
@@ -413,15 +440,15 @@ def _order_low(s: Arr, plays: Arr, keys: Arr, k: int, p: int) -> None:
                     v = plays[i] >> 2
                     c = plays[i] & 3
                     if hcol == 0:
-                        keys[i] = 1 if (v > hv and c == 0) else 0
+                        plays[B_KEYS + i] = 1 if (v > hv and c == 0) else 0
                     else:
-                        keys[i] = 1 if (c == 0 or (c == led and v > hv)) else 0
-                _sort(plays, keys, k)
+                        plays[B_KEYS + i] = 1 if (c == 0 or (c == led and v > hv)) else 0
+                _sort(plays, k)
         return
     if not tlen:
         for i in range(k):
-            keys[i] = ((plays[i] & 3) == 0) * 16 + (plays[i] >> 2)
-        _sort(plays, keys, k)
+            plays[B_KEYS + i] = ((plays[i] & 3) == 0) * 16 + (plays[i] >> 2)
+        _sort(plays, k)
         return
     led = s[S_TRICK] & 3
     top_red = 0
@@ -439,8 +466,8 @@ def _order_low(s: Arr, plays: Arr, keys: Arr, k: int, p: int) -> None:
             wins = v > top_red
         else:
             wins = top_red == 0 and c == led and v > top_led
-        keys[i] = wins * 4096 + (c != led) * 256 + (c == 0) * 16 + v
-    _sort(plays, keys, k)
+        plays[B_KEYS + i] = wins * 4096 + (c != led) * 256 + (c == 0) * 16 + v
+    _sort(plays, k)
 
 
 @njit(cache=True)
@@ -475,32 +502,23 @@ def _tick(s: Arr, deadline: float) -> None:
 
 
 @njit(cache=True)
-def _store(tkeys: Arr, tflag: Arr, tlo: Arr, thi: Arr, words: Arr, tl: int, r: int,
-           res: bool) -> None:
-    i = tt_find(tkeys, tflag, words)
-    if i < 0:
-        i = tt_slot(tkeys, tflag, words)
-        lo = -tl
-        hi = tl
-    else:
-        lo = tlo[i]
-        hi = thi[i]
+def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
+    """Tighten the stored bounds of the key ``words`` with the answer ``res`` to "u >= r"."""
+    i = tt_slot(tt, words, tl)
     if res:
-        if r > lo:
-            lo = r
-    elif r - 1 < hi:
-        hi = r - 1
-    tlo[i] = lo
-    thi[i] = hi
+        if r > tt[i, T_LO]:
+            tt[i, T_LO] = r
+    elif r - 1 < tt[i, T_HI]:
+        tt[i, T_HI] = r - 1
 
 
 @njit(cache=True)
-def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys: Arr, tflag: Arr,
-             tlo: Arr, thi: Arr, deadline: float) -> bool:
+def u_search(s: Arr, r: int, ply: int, buf: Arr, tt: Arr, deadline: float) -> bool:
     """Can the hero make sure that the outcome of the rest of the round is at least ``r``?
     (Search._u_py.) Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks,
-    -1 - g if it causes a paradox after winning g more tricks. With ``s[S_ABORT]`` set the
-    result means nothing and nothing more is stored."""
+    -1 - g if it causes a paradox after winning g more tricks. ``buf[ply]`` is this node's
+    scratch row (plays, keys, saved trick, key words). With ``s[S_ABORT]`` set the result
+    means nothing and nothing more is stored."""
     tl = s[S_TL]
     if tl == 0:
         return r <= 0
@@ -511,35 +529,35 @@ def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys
     _tick(s, deadline)
     if s[S_ABORT]:
         return False
-    plays = mv[ply]
-    keys = mk[ply]
-    k = gen_plays(s, plays)
+    row = buf[ply]
+    tlen = s[S_TLEN]
+    keyed = tlen == 0
+    slot = -1
+    if keyed:
+        # the table first: a hit needs no move generation
+        make_key(s, row)
+        slot = tt_find(tt, row)
+        if slot >= 0:
+            if tt[slot, T_LO] >= r:
+                return True
+            if tt[slot, T_HI] < r:
+                return False
+    k = gen_plays(s, row)
     hero = s[S_HERO]
     n = s[S_N]
-    tlen = s[S_TLEN]
     leader = s[S_LEADER]
     p = (leader + tlen) % n
     if k == 0:
         return (-1 if p == hero else 0) >= r
-    words = kw[ply]
-    keyed = tlen == 0
-    if keyed:
-        make_key(s, words)
-        i = tt_find(tkeys, tflag, words)
-        if i >= 0:
-            if tlo[i] >= r:
-                return True
-            if thi[i] < r:
-                return False
-        else:
-            lo, hi = bounds(s)
-            i = tt_slot(tkeys, tflag, words)
-            tlo[i] = lo
-            thi[i] = hi
-            if lo >= r:
-                return True
-            if hi < r:
-                return False
+    if keyed and slot < 0:
+        lo, hi = bounds(s)
+        slot = tt_slot(tt, row, tl)
+        tt[slot, T_LO] = lo
+        tt[slot, T_HI] = hi
+        if lo >= r:
+            return True
+        if hi < r:
+            return False
     mine = p == hero
     if r <= 0 and tlen:
         if mine:
@@ -550,9 +568,9 @@ def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys
                 return True
     res = not mine
     if r < 0:
-        _order_low(s, plays, keys, k, p)
+        _order_low(s, row, k, p)
     else:
-        _order(s, plays, keys, k, p, r > 0)
+        _order(s, row, k, p, r > 0)
     used = s[S_USED]
     old = s[S_COLORS + p]
     led = s[S_TRICK] & 3 if tlen else -1
@@ -565,7 +583,7 @@ def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys
     else:
         won_r = 0
     for j in range(k):
-        pl = plays[j]
+        pl = row[j]
         v = pl >> 2
         c = pl & 3
         sh = 4 * v - 4
@@ -577,20 +595,18 @@ def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys
         s[S_TLEN] = tlen + 1
         if last:
             w = (leader + _winner(s)) % n
-            saved = mt[ply]
             for i in range(n):
-                saved[i] = s[S_TRICK + i]
+                row[B_SAVED + i] = s[S_TRICK + i]
             s[S_TLEN] = 0
             s[S_LEADER] = w
             s[S_TL] = tl - 1
-            sub = u_search(s, won_r if w == hero else r, ply + 1, mv, mk, mt, kw, tkeys, tflag,
-                           tlo, thi, deadline)
+            sub = u_search(s, won_r if w == hero else r, ply + 1, buf, tt, deadline)
             s[S_LEADER] = leader
             s[S_TL] = tl
             for i in range(n):
-                s[S_TRICK + i] = saved[i]
+                s[S_TRICK + i] = row[B_SAVED + i]
         else:
-            sub = u_search(s, r, ply + 1, mv, mk, mt, kw, tkeys, tflag, tlo, thi, deadline)
+            sub = u_search(s, r, ply + 1, buf, tt, deadline)
         s[S_TLEN] = tlen
         s[S_COLORS + p] = old
         s[S_HANDS + p] += 1 << sh
@@ -601,17 +617,18 @@ def u_search(s: Arr, r: int, ply: int, mv: Arr, mk: Arr, mt: Arr, kw: Arr, tkeys
             res = mine
             break
     if keyed:
-        _store(tkeys, tflag, tlo, thi, words, tl, r, res)
+        _store(tt, row, tl, r, res)
     return res
 
 
 class Core:
     """The compiled trick game for one hero: its transposition table lives as long as this
     object, so repeated questions on one position (binary search, every play, the line)
-    share work. ``u(state, r)`` answers from a FastState; None when the deadline passed."""
+    share work. ``u(r, deadline)`` answers on the state given to ``load``."""
 
-    def __init__(self, hero: int, rules_fields: tuple[int, int, int, int, int, int],
-                 tt_bits: int = 20) -> None:
+    def __init__(
+        self, hero: int, rules_fields: tuple[int, int, int, int, int, int], tt_bits: int = 20
+    ) -> None:
         n, nv, redrow, must, loss_led, red_lead = rules_fields
         self.s = np.zeros(S_SIZE, dtype=np.int64)
         s = self.s
@@ -622,18 +639,22 @@ class Core:
         s[S_MUST] = must
         s[S_LOSSLED] = loss_led
         s[S_REDLEAD] = red_lead
-        self.mv = np.zeros((MAX_PLY, MAX_PLAYS), dtype=np.int64)
-        self.mk = np.zeros((MAX_PLY, MAX_PLAYS), dtype=np.int64)
-        self.mt = np.zeros((MAX_PLY, 5), dtype=np.int64)
-        self.kw = np.zeros((MAX_PLY, TT_WORDS), dtype=np.uint64)
-        size = 1 << tt_bits
-        self.tkeys = np.zeros((size, TT_WORDS), dtype=np.uint64)
-        self.tflag = np.zeros(size, dtype=np.uint8)
-        self.tlo = np.zeros(size, dtype=np.int8)
-        self.thi = np.zeros(size, dtype=np.int8)
+        self.buf = np.zeros((MAX_PLY, B_SIZE), dtype=np.int64)
+        # zero pages are given by the system on first touch: a large table costs only
+        # what the search fills
+        self.tt = np.zeros((1 << tt_bits, T_SIZE), dtype=np.int64)
 
-    def load(self, used: int, leader: int, tricks_left: int, trick: Sequence[tuple[int, int]],
-             hands: list[int], colors: list[int]) -> None:
+    def load(
+        self,
+        used: int,
+        leader: int,
+        tricks_left: int,
+        trick: Sequence[tuple[int, int]],
+        hands: Sequence[int],
+        colors: Sequence[int],
+    ) -> None:
+        """Set the position: the used cells, the leader, tricks left, the current trick
+        (value, color) pairs, packed hands and color masks (as in FastState)."""
         s = self.s
         s[S_USED] = used
         s[S_LEADER] = leader
@@ -652,10 +673,7 @@ class Core:
         s = self.s
         s[S_NODES] = 0
         s[S_ABORT] = 0
-        res = u_search(
-            s, r, 0, self.mv, self.mk, self.mt, self.kw, self.tkeys, self.tflag, self.tlo,
-            self.thi, -1.0 if deadline is None else deadline,
-        )
+        res = u_search(s, r, 0, self.buf, self.tt, -1.0 if deadline is None else deadline)
         nodes = int(s[S_NODES])
         if s[S_ABORT]:
             return None, nodes
