@@ -46,8 +46,9 @@ S_HANDS = 16  # 5 packed hands (copies of v in bits 4(v-1)..)
 S_COLORS = 21  # 5 color masks
 S_NODES = 26
 S_ABORT = 27  # 1: the deadline passed, the search unwinds without storing
-S_HITS = 32  # 5 scratch counters of the safe-seat test
-S_SIZE = 40
+S_HITS = 32  # 5 scratch counters of the safe-seat test (copies of a value for Hall)
+S_MASKS = 40  # 5 scratch masks (cells of a value a holder can fill, for Hall)
+S_SIZE = 48
 
 MAX_PLY = 48
 MAX_PLAYS = 40
@@ -56,6 +57,7 @@ B_PLAYS = 0
 B_KEYS = 40
 B_SAVED = 80
 B_WORDS = 88
+B_OLD = 92  # color mask of the player to move before its play
 B_SIZE = 96
 
 TT_WORDS = 4
@@ -621,6 +623,187 @@ def u_search(s: Arr, r: int, ply: int, buf: Arr, tt: Arr, deadline: float) -> bo
     return res
 
 
+# ---- cooperative: can the players together finish with no paradox? -------------------------
+@njit(cache=True)
+def _fill(s: Arr, free: int, m: int) -> int:
+    """The most empty cells of one value (mask ``free``) that its ``m`` holders can fill
+    (copies in ``s[S_HITS:]``, cells in ``s[S_MASKS:]``): a bipartite matching, by Hall's
+    theorem, |free| - max over cell sets S of (|S| - copies of holders touching S)."""
+    short = 0
+    sub = free
+    while sub:
+        cap = 0
+        for i in range(m):
+            if s[S_MASKS + i] & sub:
+                cap += s[S_HITS + i]
+        d = _POP[sub] - cap
+        if d > short:
+            short = d
+        sub = (sub - 1) & free
+    return _POP[free] - short
+
+
+@njit(cache=True)
+def cells_suffice(s: Arr) -> bool:
+    """Search._cells_suffice: at a trick start every seat still makes ``tl`` plays, so each
+    seat's capacity must reach it, and the plays need distinct empty cells (value v fills
+    at most a largest matching of its holders' copies to its empty cells)."""
+    tl = s[S_TL]
+    n = s[S_N]
+    for seat in range(n):
+        if capacity(s, seat) < tl:
+            return False
+    used = s[S_USED]
+    room = 0
+    for v in range(s[S_NV]):
+        sh = 4 * v
+        free = ~(used >> sh) & 15
+        if free:
+            m = 0
+            for i in range(n):
+                c = s[S_HANDS + i] >> sh & 15
+                if c:
+                    cells = s[S_COLORS + i] & free
+                    if cells:
+                        s[S_HITS + m] = c
+                        s[S_MASKS + m] = cells
+                        m += 1
+            if m:
+                room += _fill(s, free, m)
+    return room >= n * tl
+
+
+@njit(cache=True)
+def _push(s: Arr, row: Arr, pl: int) -> int:
+    """Make the play ``pl`` of the player to move (FastState.push; the old color mask in
+    ``row[B_OLD]``, a completed trick in ``row[B_SAVED:]``). Returns the trick's winner, or
+    -1 if the trick goes on."""
+    n = s[S_N]
+    tlen = s[S_TLEN]
+    leader = s[S_LEADER]
+    p = (leader + tlen) % n
+    v = pl >> 2
+    c = pl & 3
+    sh = 4 * v - 4
+    s[S_USED] |= 1 << (sh + c)
+    s[S_HANDS + p] -= 1 << sh
+    old = s[S_COLORS + p]
+    row[B_OLD] = old
+    if tlen:
+        led = s[S_TRICK] & 3
+        if c != led:
+            s[S_COLORS + p] = old & ~(1 << (led if s[S_LOSSLED] else c))
+    s[S_TRICK + tlen] = pl
+    if tlen == n - 1:
+        w = (leader + _winner(s)) % n
+        for i in range(n):
+            row[B_SAVED + i] = s[S_TRICK + i]
+        row[B_SAVED + 5] = leader
+        s[S_TLEN] = 0
+        s[S_LEADER] = w
+        s[S_TL] -= 1
+        return w
+    s[S_TLEN] = tlen + 1
+    return -1
+
+
+@njit(cache=True)
+def _pop(s: Arr, row: Arr, pl: int, w: int) -> None:
+    """Take back ``pl`` (``w``: what _push returned)."""
+    n = s[S_N]
+    if w >= 0:
+        s[S_TL] += 1
+        s[S_LEADER] = row[B_SAVED + 5]
+        for i in range(n):
+            s[S_TRICK + i] = row[B_SAVED + i]
+        s[S_TLEN] = n - 1
+    else:
+        s[S_TLEN] -= 1
+    p = (s[S_LEADER] + s[S_TLEN]) % n
+    v = pl >> 2
+    sh = 4 * v - 4
+    s[S_USED] &= ~(1 << (sh + (pl & 3)))
+    s[S_HANDS + p] += 1 << sh
+    s[S_COLORS + p] = row[B_OLD]
+
+
+@njit(cache=True)
+def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
+    """Search._order_table: follow the led color first, then (0) the cells fewest other
+    seats could fill, low values first; (1) high values first; (2) a random order."""
+    n = s[S_N]
+    tlen = s[S_TLEN]
+    led = s[S_TRICK] & 3 if tlen else -1
+    p = (s[S_LEADER] + tlen) % n
+    if mode == 2:
+        np.random.shuffle(row[:k])
+    for j in range(k):
+        pl = row[j]
+        v = pl >> 2
+        c = pl & 3
+        key = (c != led) * 4096
+        if mode == 0:
+            rivals = 0
+            for i in range(n):
+                if i != p and s[S_HANDS + i] >> (4 * v - 4) & 15 and s[S_COLORS + i] >> c & 1:
+                    rivals += 1
+            key += rivals * 16 + v
+        elif mode == 1:
+            key += 15 - v
+        row[B_KEYS + j] = key
+    _sort(row, k)
+
+
+@njit(cache=True)
+def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
+             limit: int) -> bool:
+    """Search._t: is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
+    node budget ``limit`` used up (the caller restarts with another order). Only finished
+    answers are stored (in ``tt``, T_LO: 1 yes, 0 no)."""
+    if s[S_TL] == 0:
+        return True
+    _tick(s, deadline)
+    if s[S_ABORT]:
+        return False
+    row = buf[ply]
+    keyed = s[S_TLEN] == 0
+    if keyed:
+        make_key(s, row)
+        slot = tt_find(tt, row)
+        if slot >= 0:
+            return tt[slot, T_LO] == 1
+    k = gen_plays(s, row)
+    if k == 0:
+        return False
+    if keyed and not cells_suffice(s):
+        tt[tt_slot(tt, row, 0), T_LO] = 0
+        return False
+    if s[S_NODES] > limit:
+        s[S_ABORT] = 2
+        return False
+    if k > 1:
+        _order_table(s, row, k, mode)
+    res = False
+    for j in range(k):
+        pl = row[j]
+        w = _push(s, row, pl)
+        sub = t_search(s, ply + 1, buf, tt, deadline, mode, limit)
+        _pop(s, row, pl, w)
+        if s[S_ABORT]:
+            return False
+        if sub:
+            res = True
+            break
+    if keyed:
+        tt[tt_slot(tt, row, 0), T_LO] = 1 if res else 0
+    return res
+
+
+@njit(cache=True)
+def _seed(x: int) -> None:
+    np.random.seed(x)
+
+
 class Core:
     """The compiled trick game for one hero: its transposition table lives as long as this
     object, so repeated questions on one position (binary search, every play, the line)
@@ -643,6 +826,7 @@ class Core:
         # zero pages are given by the system on first touch: a large table costs only
         # what the search fills
         self.tt = np.zeros((1 << tt_bits, T_SIZE), dtype=np.int64)
+        self._ttable: npt.NDArray[np.int64] | None = None
 
     def load(
         self,
@@ -678,3 +862,30 @@ class Core:
         if s[S_ABORT]:
             return None, nodes
         return bool(res), nodes
+
+    def table(self, deadline: float | None) -> tuple[bool | None, int]:
+        """Can the players together finish the round with no paradox (None: out of time),
+        and the nodes searched. Depth-first search with restarts (Search.table): short
+        searches under three play orders with a node budget growing fourfold each round,
+        then one without a budget; finished sub-searches are kept, so restarts reuse
+        them."""
+        if self._ttable is None:
+            self._ttable = np.zeros((1 << 18, T_SIZE), dtype=np.int64)
+        s = self.s
+        s[S_NODES] = 0
+        _seed(0)
+        dl = -1.0 if deadline is None else deadline
+        budget = 2000
+        attempt = 0
+        while True:
+            mode = attempt % 3
+            limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
+            s[S_ABORT] = 0
+            res = t_search(s, 0, self.buf, self._ttable, dl, mode, limit)
+            if s[S_ABORT] == 1:
+                return None, int(s[S_NODES])
+            if s[S_ABORT] == 0:
+                return bool(res), int(s[S_NODES])
+            attempt += 1
+            if mode == 2:
+                budget *= 4

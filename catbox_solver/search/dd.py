@@ -730,8 +730,17 @@ class Search:
         """Can the players together finish the round with no paradox? Depth-first search
         with restarts: short searches with different play orders and a growing node
         budget, then one without a budget. Only finished sub-searches are stored in the
-        table, so every stored answer is proven and restarts reuse them."""
+        table, so every stored answer is proven and restarts reuse them. The compiled core
+        answers unless the engine is ``"python"``."""
         st = self.st
+        core = self._core
+        if core is not None:
+            core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
+            res, nodes = core.table(self.deadline)
+            self.nodes += nodes
+            if res is None:
+                raise _Timeout
+            return res
         depth = len(st.undo)
         budget = 2000
         attempt = 0
