@@ -640,7 +640,7 @@ def _fill(s: Arr, free: int, m: int) -> int:
         if d > short:
             short = d
         sub = (sub - 1) & free
-    return _POP[free] - short
+    return int(_POP[free] - short)
 
 
 @njit(cache=True)
@@ -670,7 +670,7 @@ def cells_suffice(s: Arr) -> bool:
                         m += 1
             if m:
                 room += _fill(s, free, m)
-    return room >= n * tl
+    return bool(room >= n * tl)
 
 
 @njit(cache=True)
@@ -702,7 +702,7 @@ def _push(s: Arr, row: Arr, pl: int) -> int:
         s[S_TLEN] = 0
         s[S_LEADER] = w
         s[S_TL] -= 1
-        return w
+        return int(w)
     s[S_TLEN] = tlen + 1
     return -1
 
@@ -771,7 +771,7 @@ def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
         make_key(s, row)
         slot = tt_find(tt, row)
         if slot >= 0:
-            return tt[slot, T_LO] == 1
+            return bool(tt[slot, T_LO] == 1)
     k = gen_plays(s, row)
     if k == 0:
         return False
