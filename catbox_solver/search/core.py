@@ -279,21 +279,48 @@ def _put(words: Arr, pos: int, x: int, width: int) -> int:
 
 @njit(cache=True)
 def make_key(s: Arr, words: Arr) -> None:
-    """Canonical key at the start of a trick (Search.key): red's row and holders; blue,
-    yellow and green as sorted (row, holders); the leader; the hands."""
+    """Canonical key at the start of a trick, finer than Search.key in two exact ways:
+
+    - only *live* values count (values some hand still holds), renumbered 1, 2, ... in
+      order: from a trick start on, a value matters only through which of its cells are
+      free (for the copies still held) and through its order against other values (the
+      trick winner), so the cells of values nobody holds and the gaps they leave change
+      nothing (whether red is broken is kept as a bit of its own);
+    - a seat's color counts only while it has a free cell of that color for a value it
+      holds: a color with no such cell never gives a play again, and losing it changes
+      nothing.
+
+    Then as Search.key: red's (row, holders); blue, yellow and green as sorted (row,
+    holders) since they are interchangeable; the leader; the hands."""
     n = s[S_N]
     nv = s[S_NV]
     used = s[S_USED]
     r0 = r1 = r2 = r3 = 0
+    for i in range(n):
+        s[S_MASKS + i] = 0  # the hand in live-value numbering
+        s[S_HITS + i] = 0  # the colors that can still give this seat a play
+    live = 0
     for v in range(nv):
-        nib = used >> (4 * v)
-        r0 |= (nib & 1) << v
-        r1 |= (nib >> 1 & 1) << v
-        r2 |= (nib >> 2 & 1) << v
-        r3 |= (nib >> 3 & 1) << v
+        sh = 4 * v
+        anyone = 0
+        for i in range(n):
+            anyone |= s[S_HANDS + i] >> sh & 15
+        if anyone == 0:
+            continue
+        nib = used >> sh
+        r0 |= (nib & 1) << live
+        r1 |= (nib >> 1 & 1) << live
+        r2 |= (nib >> 2 & 1) << live
+        r3 |= (nib >> 3 & 1) << live
+        for i in range(n):
+            cnt = s[S_HANDS + i] >> sh & 15
+            if cnt:
+                s[S_MASKS + i] |= cnt << (4 * live)
+                s[S_HITS + i] |= ~nib & 15
+        live += 1
     h0 = h1 = h2 = h3 = 0
     for i in range(n):
-        cm = s[S_COLORS + i]
+        cm = s[S_COLORS + i] & s[S_HITS + i]
         h0 |= (cm & 1) << i
         h1 |= (cm >> 1 & 1) << i
         h2 |= (cm >> 2 & 1) << i
@@ -315,8 +342,9 @@ def make_key(s: Arr, words: Arr) -> None:
     pos = _put(words, pos, b, 17)
     pos = _put(words, pos, c3, 17)
     pos = _put(words, pos, s[S_LEADER], 3)
+    pos = _put(words, pos, 1 if used & s[S_REDROW] else 0, 1)
     for i in range(n):
-        pos = _put(words, pos, s[S_HANDS + i], 4 * nv)
+        pos = _put(words, pos, s[S_MASKS + i], 4 * nv)
 
 
 @njit(cache=True)
