@@ -288,7 +288,7 @@ def make_key(s: Arr, words: Arr) -> None:
       nothing (whether red is broken is kept as a bit of its own);
     - a seat's color counts only while it has a free cell of that color for a value it
       holds: a color with no such cell never gives a play again, and losing it changes
-      nothing.
+      nothing; likewise a free cell that no holder of its value can fill counts as used.
 
     Then as Search.key: red's (row, holders); blue, yellow and green as sorted (row,
     holders) since they are interchangeable; the leader; the hands."""
@@ -307,7 +307,12 @@ def make_key(s: Arr, words: Arr) -> None:
             anyone |= s[S_HANDS + i] >> sh & 15
         if anyone == 0:
             continue
-        nib = used >> sh
+        # a cell no holder of the value can fill counts as used
+        fill = 0
+        for i in range(n):
+            if s[S_HANDS + i] >> sh & 15:
+                fill |= s[S_COLORS + i]
+        nib = used >> sh | (~fill & 15)
         r0 |= (nib & 1) << live
         r1 |= (nib >> 1 & 1) << live
         r2 |= (nib >> 2 & 1) << live

@@ -272,7 +272,9 @@ class Search:
         core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
         res, nodes = core.u(r, self.deadline)
         self.nodes += nodes
-        if res is None:
+        # the core reads the clock every 4096 nodes of one call; many short calls are
+        # checked here
+        if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
             raise _Timeout
         return res
 

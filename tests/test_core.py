@@ -1,0 +1,255 @@
+"""The compiled core (search/core.py, numba) against the pure-Python search it transcribes
+(Search._u_py, _bounds, _safe, _capacity in dd.py) and the move generator FastState.legal:
+exact equality on seeded positions of every ruleset, a tiny transposition table, deadlines."""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache
+
+import numpy as np
+from gen import paradox_free_line, paradox_free_round, random_line, replay, start_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.search.core import Core, bounds, capacity, gen_plays, safe
+from catbox_solver.search.dd import Search, solve, value_only
+from catbox_solver.search.fast import FastState
+
+RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
+
+
+def _core(fs: FastState, hero: int, tt_bits: int = 20) -> Core:
+    """A Core for ``hero`` with the state of ``fs`` loaded."""
+    core = Core(
+        hero,
+        (fs.n, fs.nv, fs.redrow, int(fs.must_follow), int(fs.loss_led), fs.red_lead),
+        tt_bits=tt_bits,
+    )
+    core.load(fs.used, fs.leader, fs.tricks_left, fs.trick, fs.hands, fs.colors)
+    return core
+
+
+@cache
+def _round_positions() -> tuple[Position, ...]:
+    """Every position (the final one included) of 4 seeded random rounds per ruleset."""
+    rng = random.Random(7)
+    out: list[Position] = []
+    for rules in RULESETS:
+        for _ in range(4):
+            out.extend(random_line(start_position(rules, rng), rng))
+    return tuple(out)
+
+
+def _pf_line(rules: Ruleset, rng: random.Random) -> list[Position]:
+    """Positions along a paradox-free line of a seeded round (the first of a few deals
+    that has one)."""
+    for _ in range(20):
+        pos = start_position(rules, rng, distinct_discards=True)
+        plays = paradox_free_line(pos, 20_000, seed=rng.randrange(10**6))
+        if plays is not None:
+            return replay(pos, plays)
+    raise AssertionError(f"no paradox-free line for {rules}")
+
+
+# ---- the move generator and the counting facts ------------------------------------------
+def test_gen_plays_is_fast_state_legal() -> None:
+    """Same plays in the same order as FastState.legal (and Position.legal_plays) on every
+    position of random rounds of every ruleset, finished and paradox positions included."""
+    out = np.zeros(40, np.int64)
+    checked = empty = following = 0
+    for pos in _round_positions():
+        fs = FastState(pos)
+        core = _core(fs, 0, tt_bits=1)
+        k = gen_plays(core.s, out)
+        got = [(int(x) >> 2, int(x) & 3) for x in out[:k]]
+        expect = [(p.value, p.color) for p in fs.legal()]
+        assert got == expect, repr(pos)
+        assert expect == [(p.value, p.color) for p in pos.legal_plays()]
+        checked += 1
+        empty += not expect
+        following += bool(pos.trick)
+    assert checked > 2500
+    assert empty >= 100
+    assert following >= 1500
+
+
+def test_capacity_safe_and_bounds_equal_the_python_search() -> None:
+    """capacity(seat) for every seat, safe(seat, k) for every seat and k in 1..tricks
+    left, and at trick starts bounds() for every hero, equal Search._capacity, _safe and
+    _bounds on every position of random rounds of every ruleset."""
+    caps = safes = safe_true = nbounds = tight = 0
+    for pos in _round_positions():
+        fs = FastState(pos)
+        n = fs.n
+        tl = fs.tricks_left
+        for hero in range(n):
+            core = _core(fs, hero, tt_bits=1)
+            search = Search(pos, hero, engine="python")
+            if hero == 0:
+                for seat in range(n):
+                    assert capacity(core.s, seat) == search._capacity(seat), (pos, seat)
+                    caps += 1
+                    for k in range(1, tl + 1):
+                        got = bool(safe(core.s, seat, k))
+                        assert got == search._safe(seat, k), (pos, seat, k)
+                        safes += 1
+                        safe_true += got
+            if tl and not pos.trick:
+                got_b = tuple(int(x) for x in bounds(core.s))
+                assert got_b == search._bounds(tl), (pos, hero)
+                nbounds += 1
+                tight += got_b != (-tl, tl)
+    assert caps > 9000
+    assert safes > 45000
+    assert 10000 < safe_true < safes - 10000
+    assert nbounds > 2500
+    assert tight > 700
+
+
+# ---- the search: compiled u(r) against the Python u(r) --------------------------------------
+@cache
+def _small_positions() -> tuple[Position, ...]:
+    """Seeded positions with 1-3 tricks left and a legal play, of every ruleset: per
+    ruleset 2 paradox-free lines (the hard ones) and 2 random lines, up to 3 positions of
+    each."""
+    rng = random.Random(2025)
+    out: list[Position] = []
+    for rules in RULESETS:
+        for kind in ("paradox-free", "random", "paradox-free", "random"):
+            if kind == "random":
+                line = random_line(start_position(rules, rng), rng)
+            else:
+                line = _pf_line(rules, rng)
+            cands = [p for p in line if 0 < p.tricks_left <= 3 and p.legal_plays()]
+            out.extend(rng.sample(cands, min(3, len(cands))))
+    return tuple(out)
+
+
+def test_compiled_u_equals_python_u() -> None:
+    """Zero disagreements between Search._u (compiled core) and Search._u_py, for every
+    hero and every r in -tricks_left..tricks_left (in a shuffled order, each engine keeping
+    its own table across the r of one position and hero)."""
+    rng = random.Random(5)
+    comparisons = negative = positive = 0
+    positions = _small_positions()
+    for pos in positions:
+        tl = pos.tricks_left
+        for hero in range(pos.rules.players):
+            compiled = Search(pos, hero)
+            python = Search(pos, hero, engine="python")
+            rs = list(range(-tl, tl + 1))
+            rng.shuffle(rs)
+            answers = {}
+            for r in rs:
+                got = compiled._u(r)
+                assert got == python._u_py(r), (repr(pos), hero, r)
+                answers[r] = got
+                comparisons += 1
+            # u(r) is monotone in r: the value is the largest r answered True
+            value = max(r for r, a in answers.items() if a)
+            assert all(answers[r] == (r <= value) for r in rs)
+            negative += value < 0
+            positive += value > 0
+    assert {p.rules.players for p in positions} == {2, 3, 4, 5}
+    assert {p.tricks_left for p in positions} == {1, 2, 3}
+    assert sum(1 for p in positions if p.trick) >= 150
+    assert comparisons > 6000
+    assert negative >= 200
+    assert positive >= 200
+
+
+def test_compiled_table_equals_python_table() -> None:
+    """The cooperative question (can the players together finish with no paradox?) gives
+    the same answer from the compiled core and the Python search, both ways, on seeded
+    positions of every ruleset and on the starts of 4-player rounds up to 5 tricks left."""
+    yes = no = 0
+    for pos in _small_positions():
+        a = Search(pos, 0, engine="python").table()
+        assert Search(pos, 0).table() == a, repr(pos)
+        yes += a
+        no += not a
+    rng = random.Random(31)
+    for _ in range(3):
+        for pos in _pf_line(Ruleset(players=4), rng):
+            if 3 < pos.tricks_left <= 5 and not pos.trick:
+                a = Search(pos, 0, engine="python").table()
+                assert Search(pos, 0).table() == a, repr(pos)
+                yes += a
+                no += not a
+    assert yes > 150 and no > 50, (yes, no)
+
+
+def test_tiny_table_gives_the_same_answers() -> None:
+    """A table of 8 entries (replaced all the time) answers u(r) as the default one, for
+    every r, on positions with 3-4 tricks left of paradox-free 4-player lines; each Core
+    keeps its table across the r of one position and hero."""
+    comparisons = small_nodes = big_nodes = 0
+    for k, name in enumerate(("official", "must-follow", "czech-color-loss")):
+        pos0, plays = paradox_free_round(Ruleset.from_name(name, 4), 100 + 10 * k)
+        for pos in replay(pos0, plays):
+            if pos.tricks_left not in (3, 4):
+                continue
+            fs = FastState(pos)
+            tl = fs.tricks_left
+            for hero in range(4):
+                small = _core(fs, hero, tt_bits=3)
+                big = _core(fs, hero)
+                for r in range(-tl, tl + 1):
+                    a, na = small.u(r, None)
+                    b, nb = big.u(r, None)
+                    assert a is not None and a == b, (repr(pos), hero, r)
+                    comparisons += 1
+                    small_nodes += na
+                    big_nodes += nb
+    assert comparisons > 700
+    # the tiny table really loses entries (more nodes to the same answers)
+    assert small_nodes > big_nodes
+
+
+# ---- deadlines ---------------------------------------------------------------------------------
+def test_a_passed_deadline_gives_unknown() -> None:
+    """core.u with a deadline already passed: None after 4096 nodes (the clock is read
+    every 4096 nodes) when the search needs more, the answer itself when it needs fewer;
+    nothing false is stored on the way out. solve and value_only with timeout 0: None."""
+    pos = start_position(Ruleset(players=4), 0, distinct_discards=True)
+    fs = FastState(pos)
+    tl = fs.tricks_left
+    assert tl == 8
+    # from r = tl down the questions get harder: the first needing > 4096 nodes
+    sizes = {r: _core(fs, 0).u(r, None) for r in range(tl, tl - 3, -1)}
+    big = next(r for r in sorted(sizes, reverse=True) if sizes[r][1] > 4096)
+    little = next(r for r in sorted(sizes, reverse=True) if 0 < sizes[r][1] < 4096)
+    core = _core(fs, 0)
+    assert core.u(big, time.perf_counter()) == (None, 4096)
+    assert core.u(big, None)[0] == sizes[big][0]
+    assert _core(fs, 0).u(little, time.perf_counter()) == sizes[little]
+
+    ans = solve(pos, 0, "tricks", timeout=0.0)
+    assert ans.value is None
+    assert ans.pv == ()
+    assert ans.plays and all(r.result is None for r in ans.plays)
+    assert ans.nodes >= 4096
+    assert value_only(pos, 0, "tricks", timeout=0.0) is None
+    assert value_only(pos, 0, "paradox", timeout=0.0) is None
+
+
+# ---- property ----------------------------------------------------------------------------------
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(RULESETS))
+def test_compiled_u_equals_python_u_on_random_positions(seed: int, rules: Ruleset) -> None:
+    """Fresh Search objects for every r (no table carried over): the same answers."""
+    rng = random.Random(seed)
+    cands: list[Position] = []
+    while not cands:
+        line = random_line(start_position(rules, rng), rng)
+        cands = [p for p in line if 0 < p.tricks_left <= 2 and p.legal_plays()]
+    pos = rng.choice(cands)
+    hero = rng.randrange(rules.players)
+    tl = pos.tricks_left
+    for r in range(-tl, tl + 1):
+        got = Search(pos, hero)._u(r)
+        assert got == Search(pos, hero, engine="python")._u_py(r), (repr(pos), hero, r)
