@@ -430,7 +430,8 @@ def _sort(row: Arr, k: int) -> None:
 @njit(cache=True)
 def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     """Search._order: the hero keeps its colors (and wants tricks: red, high; else low,
-    not red); the coalition takes the hero's cells, then follows the led color."""
+    not red); the coalition takes the hero's cells, then follows the led color, or as
+    leader leads a color the hero can still play in."""
     if k < 2:
         return
     hero = s[S_HERO]
@@ -446,11 +447,19 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     else:
         hh = s[S_HANDS + hero]
         hc = s[S_COLORS + hero]
+        # a leader leads first the colors in which the hero can still play (it must
+        # follow them, spending a cell, or lose the color)
+        lead_cols = 0
+        if led < 0:
+            used = s[S_USED]
+            for v in range(s[S_NV]):
+                if hh >> (4 * v) & 15:
+                    lead_cols |= ~(used >> (4 * v)) & hc & 15
         for i in range(k):
             v = plays[i] >> 2
             c = plays[i] & 3
             hit = 1 if (hh >> (4 * v - 4) & 15) and (hc >> c & 1) else 0
-            plays[B_KEYS + i] = -(hit * 2 + (1 if c == led else 0))
+            plays[B_KEYS + i] = -(hit * 2 + (1 if c == led or (lead_cols >> c & 1) else 0))
     _sort(plays, k)
 
 
