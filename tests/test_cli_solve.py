@@ -132,3 +132,24 @@ def test_solve_batch(tmp_path: Path) -> None:
     assert "error" in lines[1]
     assert lines[2]["value"] is minimax(b, 0, "table")
     assert code == 2
+
+
+def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
+    """--engine python (plain Python) and --engine compiled (numba) answer alike, values and
+    every play; an unknown engine is a usage error (exit 2)."""
+    pos = _late(4, 11)
+    outs = []
+    for engine in ("python", "compiled"):
+        code, out, _ = _run("solve", position_to_json(pos), "--question", "tricks",
+                            "--engine", engine, "--json")
+        assert code == 0
+        data = json.loads(out)
+        outs.append((data["value"], [p["result"] for p in data["plays"]]))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == minimax(pos, pos.to_move, "tricks")
+    code, out, _ = _run("ddtable", position_to_json(pos), "--engine", "python", "--json")
+    assert code == 0
+    rows = json.loads(out)["table"]
+    assert [r["tricks"] for r in rows] == [minimax(pos, s, "tricks") for s in range(4)]
+    code, _, err = _run("solve", position_to_json(pos), "--engine", "fortran")
+    assert code == 2 and "fortran" in err

@@ -9,10 +9,12 @@ import time
 from functools import cache
 
 import numpy as np
+import pytest
 from gen import paradox_free_line, paradox_free_round, random_line, replay, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import Core, bounds, capacity, gen_plays, safe
@@ -253,3 +255,9 @@ def test_compiled_u_equals_python_u_on_random_positions(seed: int, rules: Rulese
     for r in range(-tl, tl + 1):
         got = Search(pos, hero)._u(r)
         assert got == Search(pos, hero, engine="python")._u_py(r), (repr(pos), hero, r)
+
+
+def test_unknown_engine_is_a_clear_error() -> None:
+    pos = start_position(Ruleset(players=3), 4)
+    with pytest.raises(SearchError, match="unknown search engine 'gpu'"):
+        solve(pos, 0, "paradox", engine="gpu")

@@ -13,7 +13,7 @@ import click
 from catbox_solver.cli.common import json_option, main, quiet_option, show_progress
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import QUESTIONS, Answer, DDTable, dd_table, solve
+from catbox_solver.search.dd import ENGINES, QUESTIONS, Answer, DDTable, dd_table, solve
 
 
 def parse_hero(text: str, pos: Position) -> int:
@@ -27,6 +27,16 @@ def parse_hero(text: str, pos: Position) -> int:
     if not 0 <= seat < pos.rules.players:
         raise SearchError(f"--hero {seat}: seats are 0-{pos.rules.players - 1}")
     return seat
+
+
+engine_option = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="compiled",
+    show_default=True,
+    help="compiled: the numba core (fast); python: the same search in plain Python "
+    "(slow, for cross-checking an answer).",
+)
 
 
 def _progress(quiet: bool, label: str) -> Callable[[int, int], None] | None:
@@ -110,10 +120,17 @@ def answer_text(pos: Position, ans: Answer) -> str:
     "score: guaranteed round score; table: can everyone together avoid a paradox.",
 )
 @click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@engine_option
 @json_option
 @quiet_option
 def solve_cmd(
-    position: str, hero: str, question: str, timeout: float | None, as_json: bool, quiet: bool
+    position: str,
+    hero: str,
+    question: str,
+    timeout: float | None,
+    engine: str,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
     """Solve POSITION double dummy (all hands open): the hero against all other players.
 
@@ -129,12 +146,13 @@ def solve_cmd(
       catbox solve @pos.json --hero to-move --question tricks
       catbox solve @pos.json --hero 2 --question paradox --json
       catbox solve @many.jsonl --question table --json --timeout 10
+      catbox solve @pos.json --question paradox --engine python   # cross-check
     """
     from catbox_solver.cli.position_cmds import run_positions
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
-        return solve(pos, seat, question, timeout, _progress(quiet, "solving"))
+        return solve(pos, seat, question, timeout, _progress(quiet, "solving"), engine)
 
     run_positions(
         position,
@@ -159,9 +177,12 @@ def table_text(table: DDTable) -> str:
 @main.command("ddtable")
 @click.argument("position")
 @click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@engine_option
 @json_option
 @quiet_option
-def ddtable_cmd(position: str, timeout: float | None, as_json: bool, quiet: bool) -> None:
+def ddtable_cmd(
+    position: str, timeout: float | None, engine: str, as_json: bool, quiet: bool
+) -> None:
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
     For each seat: can it be sure never to cause a paradox, the trick points it can be sure
@@ -178,7 +199,7 @@ def ddtable_cmd(position: str, timeout: float | None, as_json: bool, quiet: bool
     from catbox_solver.cli.position_cmds import run_positions
 
     def table(pos: Position) -> DDTable:
-        return dd_table(pos, timeout, _progress(quiet, "seats"))
+        return dd_table(pos, timeout, _progress(quiet, "seats"), engine)
 
     run_positions(
         position, as_json, lambda pos: table(pos).to_json(), lambda pos: table_text(table(pos))

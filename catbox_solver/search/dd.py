@@ -913,18 +913,20 @@ def solve(
     question: str,
     timeout: float | None = None,
     progress: Progress | None = None,
+    engine: str = DEFAULT_ENGINE,
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
     passes, the value is None (unknown). ``progress(done, total)`` is called as the plays
-    of the player to move are searched."""
+    of the player to move are searched. ``engine``: "compiled" (the numba core, default)
+    or "python" (the same search in plain Python, for cross-checks)."""
     _check_question(question)
     _check_hero(pos, hero)
     if question == "score":
         _check_prediction(pos, hero)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
-    search = Search(pos, hero, deadline)
+    search = Search(pos, hero, deadline, engine)
     plays = pos.legal_plays()
     to_move = pos.to_move
     if not plays:
@@ -972,13 +974,20 @@ def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
     return max(ints) if hero_moves else min(ints)
 
 
-def value_only(pos: Position, hero: int, question: str, timeout: float | None = None) -> Value:
+def value_only(
+    pos: Position,
+    hero: int,
+    question: str,
+    timeout: float | None = None,
+    engine: str = DEFAULT_ENGINE,
+) -> Value:
     """Just the value (no per-play values, no line): cheaper than :func:`solve`."""
     _check_question(question)
     _check_hero(pos, hero)
     if question == "score":
         _check_prediction(pos, hero)
-    search = Search(pos, hero, None if timeout is None else time.perf_counter() + timeout)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
     try:
@@ -1017,7 +1026,10 @@ class DDTable:
 
 
 def dd_table(
-    pos: Position, timeout: float | None = None, progress: Progress | None = None
+    pos: Position,
+    timeout: float | None = None,
+    progress: Progress | None = None,
+    engine: str = DEFAULT_ENGINE,
 ) -> DDTable:
     """For every seat as hero: the paradox verdict, the guaranteed trick points and the
     guaranteed score (None where the prediction is unknown). ``timeout`` covers the whole
@@ -1031,7 +1043,7 @@ def dd_table(
     for seat in range(n):
         if progress is not None:
             progress(seat, n)
-        search = Search(pos, seat, deadline)
+        search = Search(pos, seat, deadline, engine)
         vals: list[Value] = []
         for q in ("paradox", "tricks", "score"):
             if q == "score":
