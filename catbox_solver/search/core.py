@@ -73,9 +73,9 @@ _POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
 
 
 @njit(cache=True)
-def _winner(s: Arr) -> int:
-    """Index in the trick of the winning play (trick_winner_index)."""
-    n = s[S_N]
+def _winner(s: Arr, n: int) -> int:
+    """Index of the play winning the first ``n`` plays of the trick (trick_winner_index):
+    the highest red if any red, else the highest of the led color."""
     trump = s[S_TRICK] & 3
     for i in range(n):
         if (s[S_TRICK + i] & 3) == 0:
@@ -475,7 +475,7 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
         _order(s, plays, k, p, False)
         leader = s[S_LEADER]
         if tlen and (hero - leader) % n < tlen:
-            w = _winner_partial(s)
+            w = _winner(s, tlen)
             if (leader + w) % n == hero:
                 hv = s[S_TRICK + w] >> 2
                 hcol = s[S_TRICK + w] & 3
@@ -512,26 +512,6 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
             wins = top_red == 0 and c == led and v > top_led
         plays[B_KEYS + i] = wins * 4096 + (c != led) * 256 + (c == 0) * 16 + v
     _sort(plays, k)
-
-
-@njit(cache=True)
-def _winner_partial(s: Arr) -> int:
-    """Index of the play winning the trick so far (trick_winner_index on a partial
-    trick)."""
-    tlen = s[S_TLEN]
-    trump = s[S_TRICK] & 3
-    for i in range(tlen):
-        if (s[S_TRICK + i] & 3) == 0:
-            trump = 0
-            break
-    best = -1
-    bi = 0
-    for i in range(tlen):
-        pl = s[S_TRICK + i]
-        if (pl & 3) == trump and pl >> 2 > best:
-            best = pl >> 2
-            bi = i
-    return bi
 
 
 # ---- the trick game ---------------------------------------------------------------------------
@@ -638,7 +618,7 @@ def u_search(s: Arr, r: int, ply: int, buf: Arr, tt: Arr, deadline: float) -> bo
         s[S_TRICK + tlen] = pl
         s[S_TLEN] = tlen + 1
         if last:
-            w = (leader + _winner(s)) % n
+            w = (leader + _winner(s, n)) % n
             for i in range(n):
                 row[B_SAVED + i] = s[S_TRICK + i]
             s[S_TLEN] = 0
@@ -737,7 +717,7 @@ def _push(s: Arr, row: Arr, pl: int) -> int:
             s[S_COLORS + p] = old & ~(1 << (led if s[S_LOSSLED] else c))
     s[S_TRICK + tlen] = pl
     if tlen == n - 1:
-        w = (leader + _winner(s)) % n
+        w = (leader + _winner(s, n)) % n
         for i in range(n):
             row[B_SAVED + i] = s[S_TRICK + i]
         row[B_SAVED + 5] = leader
