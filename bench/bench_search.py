@@ -89,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     players = [int(x) for x in args.players.split(",")]
     questions = args.questions.split(",")
     depths = [FIRST_LEAD if d == "first" else int(d) for d in args.depths.split(",")]
+    # load (or compile) the numba core once, outside the timings
+    warm = bench_positions(3, 1, 1)[0]
+    for q in ("paradox", "table"):
+        solve(warm, warm.to_move, q)
     print(
         f"{'p':>2} {'left':>5} {'question':>8} | {'med s':>9} {'worst s':>9} | "
         f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
