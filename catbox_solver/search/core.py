@@ -187,11 +187,20 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
     cols = s[S_COLORS + seat]
     if s[S_REDLEAD] == 1 and not used & s[S_REDROW]:
         cols &= 14
+    hs = s[S_HANDS + seat]
+    # quick refusal: the capacity alone falls short
+    cap = 0
+    for v in range(s[S_NV]):
+        cnt = hs >> (4 * v) & 15
+        if cnt:
+            e = _POP[~(used >> (4 * v)) & cols & 15]
+            cap += cnt if e > cnt else e
+    if cap < plays_needed:
+        return False
     cap = 0
     dmg = 0
     for i in range(n):
         s[S_HITS + i] = 0
-    hs = s[S_HANDS + seat]
     for v in range(s[S_NV]):
         sh = 4 * v
         cnt = hs >> sh & 15
