@@ -261,3 +261,51 @@ def test_unknown_engine_is_a_clear_error() -> None:
     pos = start_position(Ruleset(players=3), 4)
     with pytest.raises(SearchError, match="unknown search engine 'gpu'"):
         solve(pos, 0, "paradox", engine="gpu")
+
+
+def test_compiled_score_equals_python_score() -> None:
+    """The score question (trick points plus bonus, every bonus reading) from the compiled
+    core equals the Python search, for every hero with a known prediction."""
+    compared = bonus = 0
+    for pos in _small_positions():
+        if pos.tricks_left > 2:
+            continue
+        for hero in range(pos.rules.players):
+            try:
+                a = Search(pos, hero, engine="python").score_exact()
+            except SearchError:
+                continue
+            b = Search(pos, hero).score_exact()
+            assert a == b, (repr(pos), hero)
+            compared += 1
+            bonus += a > Search(pos, hero, engine="python").tricks_exact()
+    assert compared > 300 and bonus > 30, (compared, bonus)
+
+
+_CACHED_SOLVE = """
+import sys
+from catbox_solver.model.deal import first_lead
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.search.dd import solve
+import random
+pos = first_lead(Ruleset(players=4), random.Random(3), start=0, distinct_discards=True)
+for q in ("paradox", "tricks", "score", "table"):
+    solve(pos, 0, q, timeout=0.5)
+print("ok")
+"""
+
+
+def test_the_compiled_core_loads_from_its_cache() -> None:
+    """A fresh process loads every compiled function from numba's disk cache and runs it
+    (numba crashes on cached code that calls a recursive function with a cast argument:
+    this catches that regression)."""
+    import subprocess
+    import sys
+
+    solve(start_position(Ruleset(players=4), 3), 0, "score", timeout=0.5)  # fills the cache
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", _CACHED_SOLVE], capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "ok"

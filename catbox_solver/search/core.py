@@ -48,7 +48,15 @@ S_NODES = 26
 S_ABORT = 27  # 1: the deadline passed, the search unwinds without storing
 S_HITS = 32  # 5 scratch counters of the safe-seat test (copies of a value for Hall)
 S_MASKS = 40  # 5 scratch masks (cells of a value a holder can fill, for Hall)
-S_SIZE = 48
+# the score question
+S_WON = 48  # tricks the hero has won
+S_OWN = 49  # the hero's tokens (cells)
+S_PRED = 50  # the hero's prediction, -1: unknown
+S_AT_MOST_4 = 51  # 1: 2-player bonus reading "at most 4 tricks"
+S_REMOVED = 52  # 1: an interrupted trick's tokens are removed
+S_DIAG = 53  # 1: groups connect diagonally too
+S_ROW_OF = 54  # 4: the board row of each color
+S_SIZE = 64
 
 MAX_PLY = 48
 MAX_PLAYS = 40
@@ -546,13 +554,93 @@ def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
 
 
 @njit(cache=True)
-def u_search(s: Arr, r: int, ply: int, buf: Arr, tt: Arr, deadline: float) -> bool:
-    """Can the hero make sure that the outcome of the rest of the round is at least ``r``?
-    (Search._u_py.) Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks,
-    -1 - g if it causes a paradox after winning g more tricks. ``buf[ply]`` is this node's
-    scratch row (plays, keys, saved trick, key words). With ``s[S_ABORT]`` set the result
-    means nothing and nothing more is stored."""
+def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
+         deadline: float) -> bool:
+    """The hero's zero-window game, one self-recursive function for both questions (numba
+    cannot load from its cache a function that calls another recursive one):
+
+    - ``score`` 0: can the hero make sure that the outcome u of the rest of the round
+      is at least ``r``? (Search._u_py.) u = g >= 0 if the hero causes no paradox and wins
+      g more tricks, -1 - g if it causes a paradox after winning g more tricks.
+    - ``score`` 1: can the hero make sure its round score is at least ``r``?
+      (Search._s_py; ``tsc`` is its table, ``s[S_WON]`` and ``s[S_OWN]`` its tricks and
+      tokens.)
+
+    ``buf[ply]`` is this node's scratch row (plays, keys, saved trick, key words). With
+    ``s[S_ABORT]`` set the result means nothing and nothing more is stored.
+
+    The recursive calls pass only int64 variables, never literals: a recursive call whose
+    arguments need a cast crashes numba's cached code (numba issues 6061, 6713)."""
     tl = s[S_TL]
+    zero = tl - tl  # int64, as every argument of a recursive call must be
+    if score:
+        # ---- the score game (Search._s_py); r is the score asked for
+        if tl == 0:
+            return final_score(s, -1) >= r
+        _tick(s, deadline)
+        if s[S_ABORT]:
+            return False
+        row = buf[ply]
+        kp = gen_plays(s, row)
+        n = s[S_N]
+        hero = s[S_HERO]
+        tlen = s[S_TLEN]
+        p = (s[S_LEADER] + tlen) % n
+        if kp == 0:
+            return final_score(s, p) >= r
+        keyed = tlen == 0
+        if keyed:
+            score_key(s, row)
+            slot = tt_find(tsc, row)
+            if slot >= 0:
+                if tsc[slot, T_LO] >= r:
+                    return True
+                if tsc[slot, T_HI] < r:
+                    return False
+            if r <= 0 or not _bonus_possible(s, tl):
+                # score >= r <=> trick points >= r (see Search._s_py): ask the trick
+                # game for the smallest u whose final trick points reach r
+                w = s[S_WON]
+                res = False
+                for u in range(-tl, tl + 1):
+                    if (w + u if u >= 0 else u + 1 - w) >= r:
+                        res = game(s, zero, u, ply + 1, buf, tt, tsc, deadline)
+                        break
+                if s[S_ABORT]:
+                    return False
+                _store_score(tsc, row, r, res)
+                return res
+            if not game(s, zero, zero, ply + 1, buf, tt, tsc, deadline):
+                # a score of at least 1 needs the hero to cause no paradox
+                if s[S_ABORT]:
+                    return False
+                _store_score(tsc, row, r, False)
+                return False
+        mine = p == hero
+        res = not mine
+        _order(s, row, kp, p, True)
+        for j in range(kp):
+            pl = row[j]
+            own = s[S_OWN]
+            if mine:
+                s[S_OWN] = own | 1 << (4 * (pl >> 2) - 4 + (pl & 3))
+            w = _push(s, row, pl)
+            if w == hero:
+                s[S_WON] += 1
+            sub = game(s, score, r, ply + 1, buf, tt, tsc, deadline)
+            if w == hero:
+                s[S_WON] -= 1
+            _pop(s, row, pl, w)
+            s[S_OWN] = own
+            if s[S_ABORT]:
+                return False
+            if sub == mine:
+                res = mine
+                break
+        if keyed:
+            _store_score(tsc, row, r, res)
+        return res
+    # ---- the trick game (Search._u_py)
     if tl == 0:
         return r <= 0
     if r > tl:
@@ -633,13 +721,13 @@ def u_search(s: Arr, r: int, ply: int, buf: Arr, tt: Arr, deadline: float) -> bo
             s[S_TLEN] = 0
             s[S_LEADER] = w
             s[S_TL] = tl - 1
-            sub = u_search(s, won_r if w == hero else r, ply + 1, buf, tt, deadline)
+            sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
             s[S_LEADER] = leader
             s[S_TL] = tl
             for i in range(n):
                 s[S_TRICK + i] = row[B_SAVED + i]
         else:
-            sub = u_search(s, r, ply + 1, buf, tt, deadline)
+            sub = game(s, zero, r, ply + 1, buf, tt, tsc, deadline)
         s[S_TLEN] = tlen
         s[S_COLORS + p] = old
         s[S_HANDS + p] += 1 << sh
@@ -835,6 +923,124 @@ def _seed(x: int) -> None:
     np.random.seed(x)
 
 
+# ---- score: the hero's round score ------------------------------------------------------------
+@njit(cache=True)
+def _bits(x: int) -> int:
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def largest_group(s: Arr, mask: int) -> int:
+    """Size of the largest group of the cells ``mask`` (bit 4(v-1)+c) connected
+    orthogonally (or also diagonally), rows ordered as ``s[S_ROW_OF:]`` (largest_group of
+    position.py), by growing bit masks of the four rows."""
+    rem = np.zeros(4, dtype=np.int64)
+    for v in range(s[S_NV]):
+        nib = mask >> (4 * v)
+        for c in range(4):
+            if nib >> c & 1:
+                rem[s[S_ROW_OF + c]] |= 1 << v
+    comp = np.zeros(4, dtype=np.int64)
+    grow = np.zeros(4, dtype=np.int64)
+    diag = s[S_DIAG]
+    best = 0
+    for r0 in range(4):
+        while rem[r0]:
+            for r in range(4):
+                comp[r] = 0
+            comp[r0] = rem[r0] & -rem[r0]
+            while True:
+                for r in range(4):
+                    g = comp[r] | comp[r] << 1 | comp[r] >> 1
+                    for d in (-1, 1):
+                        if 0 <= r + d < 4:
+                            o = comp[r + d]
+                            g |= o
+                            if diag:
+                                g |= o << 1 | o >> 1
+                    grow[r] = g & rem[r]
+                same = True
+                for r in range(4):
+                    if grow[r] != comp[r]:
+                        same = False
+                    comp[r] = grow[r]
+                if same:
+                    break
+            size = 0
+            for r in range(4):
+                size += _bits(comp[r])
+                rem[r] &= ~comp[r]
+            if size > best:
+                best = size
+    return best
+
+
+@njit(cache=True)
+def final_score(s: Arr, paradox_seat: int) -> int:
+    """Search._final_score: the hero's round score when the round ends here (after the
+    last trick, or with a paradox by ``paradox_seat``)."""
+    hero = s[S_HERO]
+    w = s[S_WON]
+    if paradox_seat == hero:
+        return int(-w)
+    met = w <= 4 if s[S_AT_MOST_4] else w == s[S_PRED]
+    if not met:
+        return int(w)
+    mask = s[S_OWN]
+    tlen = s[S_TLEN]
+    if paradox_seat >= 0 and s[S_REMOVED] and tlen:
+        n = s[S_N]
+        for i in range(tlen):
+            if (s[S_LEADER] + i) % n == hero:
+                pl = s[S_TRICK + i]
+                mask &= ~(1 << (4 * (pl >> 2) - 4 + (pl & 3)))
+    return int(w + largest_group(s, mask))
+
+
+@njit(cache=True)
+def score_key(s: Arr, words: Arr) -> None:
+    """Key for the score question (Search.score_key): used cells, the hero's tokens and
+    tricks, the leader, colors, hands (3 bits a count); no symmetry, no renumbering (the
+    bonus depends on where the hero's tokens lie)."""
+    n = s[S_N]
+    nv = s[S_NV]
+    for i in range(TT_WORDS):
+        words[B_WORDS + i] = 0
+    pos = _put(words, 0, s[S_USED], 4 * nv)
+    pos = _put(words, pos, s[S_OWN], 4 * nv)
+    pos = _put(words, pos, s[S_WON], 4)
+    pos = _put(words, pos, s[S_LEADER], 3)
+    for i in range(n):
+        pos = _put(words, pos, s[S_COLORS + i], 4)
+    for i in range(n):
+        h = s[S_HANDS + i]
+        for v in range(nv):
+            pos = _put(words, pos, h >> (4 * v) & 7, 3)
+
+
+@njit(cache=True)
+def _bonus_possible(s: Arr, tl: int) -> bool:
+    w = s[S_WON]
+    if s[S_AT_MOST_4]:
+        return bool(w <= 4)
+    pred = s[S_PRED]
+    return bool(pred >= 0 and w <= pred <= w + tl)
+
+
+@njit(cache=True)
+def _store_score(tsc: Arr, words: Arr, k: int, res: bool) -> None:
+    i = tt_slot(tsc, words, 1000)
+    if res:
+        if k > tsc[i, T_LO]:
+            tsc[i, T_LO] = k
+    elif k - 1 < tsc[i, T_HI]:
+        tsc[i, T_HI] = k - 1
+
+
 class Core:
     """The compiled trick game for one hero: its transposition table lives as long as this
     object, so repeated questions on one position (binary search, every play, the line)
@@ -858,6 +1064,8 @@ class Core:
         # what the search fills
         self.tt = np.zeros((1 << tt_bits, T_SIZE), dtype=np.int64)
         self._ttable: npt.NDArray[np.int64] | None = None
+        self._tscore: npt.NDArray[np.int64] | None = None
+        self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
 
     def load(
         self,
@@ -883,12 +1091,13 @@ class Core:
             s[S_COLORS + i] = cm
 
     def u(self, r: int, deadline: float | None) -> tuple[bool | None, int]:
-        """The answer of ``u_search`` on the loaded state (None: out of time) and the nodes
+        """The answer of the trick game on the loaded state (None: out of time) and the nodes
         it searched."""
         s = self.s
         s[S_NODES] = 0
         s[S_ABORT] = 0
-        res = u_search(s, r, 0, self.buf, self.tt, -1.0 if deadline is None else deadline)
+        dl = -1.0 if deadline is None else deadline
+        res = game(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
         nodes = int(s[S_NODES])
         if s[S_ABORT]:
             return None, nodes
@@ -920,3 +1129,38 @@ class Core:
             attempt += 1
             if mode == 2:
                 budget *= 4
+
+    def set_score_rules(
+        self, prediction: int | None, at_most_4: bool, removed: bool, diagonal: bool,
+        row_order: str,
+    ) -> None:
+        """What the score question needs besides the trick game: the hero's prediction,
+        the 2-player "at most 4" reading, removed interrupted tricks, diagonal groups, the
+        row order of the research board."""
+        s = self.s
+        s[S_PRED] = -1 if prediction is None else prediction
+        s[S_AT_MOST_4] = int(at_most_4)
+        s[S_REMOVED] = int(removed)
+        s[S_DIAG] = int(diagonal)
+        for r, ch in enumerate(row_order):
+            s[S_ROW_OF + "RBYG".index(ch)] = r
+
+    def score_at_least(self, k: int, won: int, own: int, deadline: float | None) -> tuple[
+        bool | None, int
+    ]:
+        """Can the hero make sure of a round score of at least ``k`` from the loaded state,
+        having won ``won`` tricks with its tokens on ``own``? None: out of time."""
+        if self._tscore is None:
+            self._tscore = np.zeros((1 << 18, T_SIZE), dtype=np.int64)
+        s = self.s
+        s[S_WON] = won
+        s[S_OWN] = own
+        s[S_NODES] = 0
+        s[S_ABORT] = 0
+        res = game(
+            s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
+        )
+        nodes = int(s[S_NODES])
+        if s[S_ABORT]:
+            return None, nodes
+        return bool(res), nodes

@@ -217,6 +217,9 @@ class Search:
                 hero,
                 (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead),
             )
+            self._core.set_score_rules(
+                self._pred, self._at_most_4, self._removed, self._diagonal, self._row_order
+            )
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -610,7 +613,22 @@ class Search:
         return w + g
 
     def _s(self, k: int) -> bool:
-        """Can the hero make sure its round score is at least ``k``?"""
+        """Can the hero make sure its round score is at least ``k``? The compiled core
+        answers unless the engine is ``"python"``."""
+        core = self._core
+        if core is None:
+            return self._s_py(k)
+        st = self.st
+        core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
+        h = self.hero
+        res, nodes = core.score_at_least(k, st.won[h], st.owners[h], self.deadline)
+        self.nodes += nodes
+        if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
+            raise _Timeout
+        return res
+
+    def _s_py(self, k: int) -> bool:
+        """Can the hero make sure its round score is at least ``k``? (Plain Python.)"""
         st = self.st
         tl = st.tricks_left
         if tl == 0:
@@ -643,7 +661,7 @@ class Search:
         res = not mine
         for play in self._order(plays, p, True):
             st.push(play)
-            sub = self._s(k)
+            sub = self._s_py(k)
             st.pop()
             if sub == mine:
                 res = mine
