@@ -31,7 +31,8 @@ How (the techniques of bridge double-dummy solvers):
   value v can fill at most min(copies of v in hands, free cells of v) of them.
 
 Every value is exact; a search that runs out of time raises internally and the answer is
-``None`` ("unknown"), never a guess. The reference for correctness is
+``None`` ("unknown"), never a guess. The searches themselves run in the compiled core
+(search/core.py, numba) unless ``engine="python"`` asks for the plain Python ones below. The reference for correctness is
 ``tests/minimax_ref.py``, a plain minimax written separately.
 """
 
@@ -50,8 +51,8 @@ from catbox_solver.search.core import Core
 from catbox_solver.search.fast import FastState
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
-# "compiled": the trick game runs in search/core.py (numba); "python": all in this module
-# (the readable reference, cross-checked against the compiled core in the tests)
+# "compiled": the trick, score and table searches run in search/core.py (numba); "python":
+# all in this module (the readable reference, cross-checked against the core in the tests)
 ENGINES = ("compiled", "python")
 DEFAULT_ENGINE = "compiled"
 
