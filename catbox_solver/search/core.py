@@ -1041,6 +1041,31 @@ def _store_score(tsc: Arr, words: Arr, k: int, res: bool) -> None:
         tsc[i, T_HI] = k - 1
 
 
+@njit(cache=True)
+def _rehash(old: Arr, new: Arr) -> None:
+    """Move every entry of the table ``old`` into the larger table ``new``."""
+    tmp = np.zeros(B_SIZE, dtype=np.int64)
+    for i in range(old.shape[0]):
+        if old[i, T_FLAG]:
+            for w in range(TT_WORDS):
+                tmp[B_WORDS + w] = old[i, w]
+            j = tt_slot(new, tmp, 0)
+            for c in range(T_FLAG, T_SIZE):
+                new[j, c] = old[i, c]
+
+
+def _grown(table: npt.NDArray[np.int64], nodes: int, max_bits: int) -> npt.NDArray[np.int64]:
+    """The table, four times larger (entries kept) once the nodes searched with it exceed
+    four times its size, up to 2**max_bits entries. Tables start small: a fresh page of a
+    large table costs its zeroing on first touch, which dominated small searches."""
+    size = table.shape[0]
+    if nodes <= 4 * size or size >= 1 << max_bits:
+        return table
+    new = np.zeros((size * 4, T_SIZE), dtype=np.int64)
+    _rehash(table, new)
+    return new
+
+
 class Core:
     """The compiled trick game for one hero: its transposition table lives as long as this
     object, so repeated questions on one position (binary search, every play, the line)
@@ -1062,10 +1087,18 @@ class Core:
         self.buf = np.zeros((MAX_PLY, B_SIZE), dtype=np.int64)
         # zero pages are given by the system on first touch: a large table costs only
         # what the search fills
-        self.tt = np.zeros((1 << tt_bits, T_SIZE), dtype=np.int64)
+        self.tt_bits = tt_bits  # the largest the tables grow to: 2**tt_bits entries
+        self.tt = np.zeros((0, T_SIZE), dtype=np.int64)  # sized at the first load
+        self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
         self._tscore: npt.NDArray[np.int64] | None = None
         self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
+
+    def _grow_tt(self) -> None:
+        grown = _grown(self.tt, self._tt_nodes, self.tt_bits)
+        if grown is not self.tt:
+            self.tt = grown
+            self._tt_nodes = 0
 
     def load(
         self,
@@ -1078,6 +1111,11 @@ class Core:
     ) -> None:
         """Set the position: the used cells, the leader, tricks left, the current trick
         (value, color) pairs, packed hands and color masks (as in FastState)."""
+        if not self.tt.shape[0]:
+            # first size from the tricks left (the search grows about x60 a trick), then
+            # grown as the nodes searched call for it
+            bits = min(self.tt_bits, max(12, 2 * tricks_left + 8))
+            self.tt = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
         s = self.s
         s[S_USED] = used
         s[S_LEADER] = leader
@@ -1099,6 +1137,8 @@ class Core:
         dl = -1.0 if deadline is None else deadline
         res = game(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
         nodes = int(s[S_NODES])
+        self._tt_nodes += nodes
+        self._grow_tt()
         if s[S_ABORT]:
             return None, nodes
         return bool(res), nodes
@@ -1110,7 +1150,7 @@ class Core:
         then one without a budget; finished sub-searches are kept, so restarts reuse
         them."""
         if self._ttable is None:
-            self._ttable = np.zeros((1 << 18, T_SIZE), dtype=np.int64)
+            self._ttable = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
         s = self.s
         s[S_NODES] = 0
         _seed(0)
@@ -1122,6 +1162,7 @@ class Core:
             limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
             s[S_ABORT] = 0
             res = t_search(s, 0, self.buf, self._ttable, dl, mode, limit)
+            self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
             if s[S_ABORT] == 1:
                 return None, int(s[S_NODES])
             if s[S_ABORT] == 0:
@@ -1151,7 +1192,7 @@ class Core:
         """Can the hero make sure of a round score of at least ``k`` from the loaded state,
         having won ``won`` tricks with its tokens on ``own``? None: out of time."""
         if self._tscore is None:
-            self._tscore = np.zeros((1 << 18, T_SIZE), dtype=np.int64)
+            self._tscore = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
         s = self.s
         s[S_WON] = won
         s[S_OWN] = own
@@ -1161,6 +1202,9 @@ class Core:
             s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
         )
         nodes = int(s[S_NODES])
+        self._tscore = _grown(self._tscore, nodes, self.tt_bits - 2)
+        self._tt_nodes += nodes
+        self._grow_tt()
         if s[S_ABORT]:
             return None, nodes
         return bool(res), nodes

@@ -32,8 +32,9 @@ How (the techniques of bridge double-dummy solvers):
 
 Every value is exact; a search that runs out of time raises internally and the answer is
 ``None`` ("unknown"), never a guess. The searches themselves run in the compiled core
-(search/core.py, numba) unless ``engine="python"`` asks for the plain Python ones below. The reference for correctness is
-``tests/minimax_ref.py``, a plain minimax written separately.
+(search/core.py, numba) unless ``engine="python"`` asks for the plain Python ones below.
+The reference for correctness is ``tests/minimax_ref.py``, a plain minimax written
+separately.
 """
 
 from __future__ import annotations
