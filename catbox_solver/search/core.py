@@ -544,7 +544,8 @@ def _tick(s: Arr, deadline: float) -> None:
 
 @njit(cache=True)
 def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
-    """Tighten the stored bounds of the key ``words`` with the answer ``res`` to "u >= r"."""
+    """Tighten the stored bounds of the key ``words`` with the answer ``res`` to "value >=
+    r" (a new entry starts from the bounds (-tl, tl))."""
     i = tt_slot(tt, words, tl)
     if res:
         if r > tt[i, T_LO]:
@@ -608,13 +609,13 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                         break
                 if s[S_ABORT]:
                     return False
-                _store_score(tsc, row, r, res)
+                _store(tsc, row, 1000, r, res)
                 return res
             if not game(s, zero, zero, ply + 1, buf, tt, tsc, deadline):
                 # a score of at least 1 needs the hero to cause no paradox
                 if s[S_ABORT]:
                     return False
-                _store_score(tsc, row, r, False)
+                _store(tsc, row, 1000, r, False)
                 return False
         mine = p == hero
         res = not mine
@@ -638,7 +639,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                 res = mine
                 break
         if keyed:
-            _store_score(tsc, row, r, res)
+            _store(tsc, row, 1000, r, res)
         return res
     # ---- the trick game (Search._u_py)
     if tl == 0:
@@ -1029,16 +1030,6 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
         return bool(w <= 4)
     pred = s[S_PRED]
     return bool(pred >= 0 and w <= pred <= w + tl)
-
-
-@njit(cache=True)
-def _store_score(tsc: Arr, words: Arr, k: int, res: bool) -> None:
-    i = tt_slot(tsc, words, 1000)
-    if res:
-        if k > tsc[i, T_LO]:
-            tsc[i, T_LO] = k
-    elif k - 1 < tsc[i, T_HI]:
-        tsc[i, T_HI] = k - 1
 
 
 @njit(cache=True)
