@@ -171,7 +171,13 @@ def gen_plays(s: Arr, out: Arr) -> int:
 @njit(cache=True)
 def capacity(s: Arr, seat: int) -> int:
     """The most plays ``seat`` can still make (Search._capacity)."""
-    cols = s[S_COLORS + seat]
+    return _capacity_in(s, seat, s[S_COLORS + seat])
+
+
+@njit(cache=True)
+def _capacity_in(s: Arr, seat: int, cols: int) -> int:
+    """Sum over values of min(copies ``seat`` holds, empty cells of that value in the
+    colors ``cols``)."""
     used = s[S_USED]
     h = s[S_HANDS + seat]
     cap = 0
@@ -196,15 +202,8 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
     if s[S_REDLEAD] == 1 and not used & s[S_REDROW]:
         cols &= 14
     hs = s[S_HANDS + seat]
-    # quick refusal: the capacity alone falls short
-    cap = 0
-    for v in range(s[S_NV]):
-        cnt = hs >> (4 * v) & 15
-        if cnt:
-            e = _POP[~(used >> (4 * v)) & cols & 15]
-            cap += cnt if e > cnt else e
-    if cap < plays_needed:
-        return False
+    if _capacity_in(s, seat, cols) < plays_needed:
+        return False  # quick refusal: the capacity alone falls short
     cap = 0
     dmg = 0
     for i in range(n):

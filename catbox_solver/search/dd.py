@@ -270,15 +270,24 @@ class Search:
         """Can the hero make sure that the outcome of the rest of the round is at least
         ``r``? (See :meth:`_u_py`.) The compiled core answers unless the engine is
         ``"python"``."""
-        core = self._core
+        core = self._loaded_core()
         if core is None:
             return self._u_py(r)
-        st = self.st
-        core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
-        res, nodes = core.u(r, self.deadline)
+        return self._core_answer(core.u(r, self.deadline))
+
+    def _loaded_core(self) -> Core | None:
+        """The compiled core with the current state loaded (None: engine "python")."""
+        core = self._core
+        if core is not None:
+            st = self.st
+            core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
+        return core
+
+    def _core_answer(self, answer: tuple[bool | None, int]) -> bool:
+        """Count the nodes of a core answer; out of time raises _Timeout. The core reads
+        the clock every 4096 nodes of one call; many short calls are checked here."""
+        res, nodes = answer
         self.nodes += nodes
-        # the core reads the clock every 4096 nodes of one call; many short calls are
-        # checked here
         if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
             raise _Timeout
         return res
@@ -617,17 +626,12 @@ class Search:
     def _s(self, k: int) -> bool:
         """Can the hero make sure its round score is at least ``k``? The compiled core
         answers unless the engine is ``"python"``."""
-        core = self._core
+        core = self._loaded_core()
         if core is None:
             return self._s_py(k)
-        st = self.st
-        core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
         h = self.hero
-        res, nodes = core.score_at_least(k, st.won[h], st.owners[h], self.deadline)
-        self.nodes += nodes
-        if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
-            raise _Timeout
-        return res
+        won, own = self.st.won[h], self.st.owners[h]
+        return self._core_answer(core.score_at_least(k, won, own, self.deadline))
 
     def _s_py(self, k: int) -> bool:
         """Can the hero make sure its round score is at least ``k``? (Plain Python.)"""
@@ -755,14 +759,9 @@ class Search:
         table, so every stored answer is proven and restarts reuse them. The compiled core
         answers unless the engine is ``"python"``."""
         st = self.st
-        core = self._core
+        core = self._loaded_core()
         if core is not None:
-            core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
-            res, nodes = core.table(self.deadline)
-            self.nodes += nodes
-            if res is None:
-                raise _Timeout
-            return res
+            return self._core_answer(core.table(self.deadline))
         depth = len(st.undo)
         budget = 2000
         attempt = 0
