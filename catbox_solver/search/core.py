@@ -692,11 +692,6 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         _order_low(s, row, k, p)
     else:
         _order(s, row, k, p, r > 0)
-    used = s[S_USED]
-    old = s[S_COLORS + p]
-    led = s[S_TRICK] & 3 if tlen else -1
-    loss_led = s[S_LOSSLED]
-    last = tlen == n - 1
     if r >= 1:
         won_r = r - 1
     elif r <= -1:
@@ -705,33 +700,9 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         won_r = 0
     for j in range(k):
         pl = row[j]
-        v = pl >> 2
-        c = pl & 3
-        sh = 4 * v - 4
-        s[S_USED] = used | (1 << (sh + c))
-        s[S_HANDS + p] -= 1 << sh
-        if led >= 0 and c != led:
-            s[S_COLORS + p] = old & ~(1 << (led if loss_led else c))
-        s[S_TRICK + tlen] = pl
-        s[S_TLEN] = tlen + 1
-        if last:
-            w = (leader + _winner(s, n)) % n
-            for i in range(n):
-                row[B_SAVED + i] = s[S_TRICK + i]
-            s[S_TLEN] = 0
-            s[S_LEADER] = w
-            s[S_TL] = tl - 1
-            sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
-            s[S_LEADER] = leader
-            s[S_TL] = tl
-            for i in range(n):
-                s[S_TRICK + i] = row[B_SAVED + i]
-        else:
-            sub = game(s, zero, r, ply + 1, buf, tt, tsc, deadline)
-        s[S_TLEN] = tlen
-        s[S_COLORS + p] = old
-        s[S_HANDS + p] += 1 << sh
-        s[S_USED] = used
+        w = _push(s, row, pl)
+        sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
+        _pop(s, row, pl, w)
         if s[S_ABORT]:
             return False
         if sub == mine:
