@@ -13,11 +13,11 @@ hero. Questions (see docs/search.md):
 
 How (the techniques of bridge double-dummy solvers):
 
-- Boolean zero-window searches. ``tricks`` is split into two integer games on the rest of
-  the round: *A* = tricks the hero still wins while never causing a paradox (-1 if the
-  hero cannot avoid one) and *B* = tricks the hero has won when forced into a paradox (-1
-  if it can avoid one; the hero wants it small). ``paradox`` is "A >= 0". Each search
-  answers "A >= r?" or "B <= s?" and the exact value comes from a binary search on r / s.
+- Boolean zero-window searches on one integer game for the rest of the round: u = g if
+  the hero causes no paradox and wins g more tricks, u = -1 - g if it causes a paradox
+  after winning g more tricks (the final trick points are monotone in u). ``paradox`` is
+  "u >= 0"; each search answers "u >= r?" and the exact value comes from a binary search
+  on r.
 - A transposition table at the start of each trick holding lower and upper bounds of the
   value of the *rest* of the round (tricks already won are not in the key). Its key is
   canonical: blue, yellow and green are interchangeable (no bonus is asked), so each of
