@@ -212,6 +212,48 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert small_nodes > big_nodes
 
 
+def test_coalition_probes_change_no_answer() -> None:
+    """Probes at every coalition node with a budget of 2 nodes (so that nearly every probe
+    is cut short and the plays are then searched in full) give the same u(r) as the Python
+    search, for every hero and r, on the seeded positions with 1-3 tricks left."""
+    comparisons = 0
+    cut = 0
+    for pos in _small_positions():
+        fs = FastState(pos)
+        tl = fs.tricks_left
+        for hero in range(pos.rules.players):
+            core = Core(
+                hero,
+                (fs.n, fs.nv, fs.redrow, int(fs.must_follow), int(fs.loss_led), fs.red_lead),
+                probes=(1, 2, 1),
+            )
+            python = Search(pos, hero, engine="python")
+            for r in range(-tl, tl + 1):
+                core.load(fs.used, fs.leader, fs.tricks_left, fs.trick, fs.hands, fs.colors)
+                got, _ = core.u(r, None)
+                assert got == python._u_py(r), (repr(pos), hero, r)
+                comparisons += 1
+            cut += core.probes_cut
+    assert comparisons > 6000
+    assert cut > 20_000, cut
+
+
+@pytest.mark.parametrize(("seed", "hero", "expected"), [(300, 1, False), (303, 2, True),
+                                                        (304, 0, False)])
+def test_default_probes_at_five_tricks_left(seed: int, hero: int, expected: bool) -> None:
+    """With the default probes (from 5 tricks left), the paradox verdict at the start of
+    the fourth trick of a paradox-free 4-player round is the Python search's, and some
+    probes were really cut short on the way."""
+    pos0, plays = paradox_free_round(Ruleset(players=4), seed)
+    pos = next(p for p in replay(pos0, plays) if p.tricks_left == 5 and not p.trick)
+    fs = FastState(pos)
+    core = _core(fs, hero)
+    got, _ = core.u(0, None)
+    assert got is expected
+    assert Search(pos, hero, engine="python")._u_py(0) is expected
+    assert core.probes_cut > 0
+
+
 # ---- deadlines ---------------------------------------------------------------------------------
 def test_a_passed_deadline_gives_unknown() -> None:
     """core.u with a deadline already passed: None after 4096 nodes (the clock is read

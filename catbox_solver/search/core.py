@@ -56,6 +56,13 @@ S_AT_MOST_4 = 51  # 1: 2-player bonus reading "at most 4 tricks"
 S_REMOVED = 52  # 1: an interrupted trick's tokens are removed
 S_DIAG = 53  # 1: groups connect diagonally too
 S_ROW_OF = 54  # 4: the board row of each color
+# coalition probes (see game)
+S_LIMIT = 58  # the node count at which a probe gives up (S_ABORT 2); NO_LIMIT outside
+S_IN_PROBE = 59  # 1: inside a probe
+S_PROBE_TL = 60  # probes at coalition nodes with at least this many tricks left
+S_PROBE_NODES = 61  # a probe's node budget
+S_PROBE_FIRST = 62  # the first play in order gets 2**this times the budget
+S_PROBES_CUT = 63  # probes cut short (a count, for tests and figures)
 S_SIZE = 64
 
 MAX_PLY = 48
@@ -67,6 +74,12 @@ B_SAVED = 80
 B_WORDS = 88
 B_OLD = 92  # color mask of the player to move before its play
 B_SIZE = 96
+
+NO_LIMIT = 1 << 62
+# the coalition probes by default (measured on bench/bench_search.py, docs/search.md)
+PROBE_TL = 5
+PROBE_NODES = 1000
+PROBE_FIRST = 4
 
 TT_WORDS = 4
 # one table entry (64 bytes, one cache line): the key words, then
@@ -534,6 +547,8 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
 @njit(cache=True)
 def _tick(s: Arr, deadline: float) -> None:
     s[S_NODES] += 1
+    if s[S_NODES] > s[S_LIMIT]:
+        s[S_ABORT] = 2  # a probe's budget is used up
     if (s[S_NODES] & 4095) == 0 and deadline > 0.0:
         with objmode(now="float64"):
             now = time.perf_counter()
@@ -698,16 +713,57 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         won_r = r + 1
     else:
         won_r = 0
-    for j in range(k):
-        pl = row[j]
-        w = _push(s, row, pl)
-        sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
-        _pop(s, row, pl, w)
-        if s[S_ABORT]:
-            return False
-        if sub == mine:
-            res = mine
-            break
+    if tl >= s[S_PROBE_TL] and k > 1 and not mine and s[S_IN_PROBE] == 0:
+        # probes first: a coalition play whose answer is wrong can cost millions of
+        # nodes (proving that the hero escapes after it), while a later play refutes
+        # the hero in a few thousand; so each play first gets a small node budget (the
+        # first in order a larger one), and only then are the plays left searched in
+        # full, in order. A probe cut short stores nothing; no probe runs inside one.
+        for j in range(k):
+            row[B_KEYS + j] = 0  # 1: searched to the end, and not good for the mover
+        left = k
+        full = 0
+        while left and res != mine:
+            for j in range(k):
+                if row[B_KEYS + j]:
+                    continue
+                pl = row[j]
+                w = _push(s, row, pl)
+                if full:
+                    sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc,
+                               deadline)
+                else:
+                    b = s[S_PROBE_NODES]
+                    s[S_LIMIT] = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)
+                    s[S_IN_PROBE] = 1
+                    sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc,
+                               deadline)
+                    s[S_IN_PROBE] = 0
+                    s[S_LIMIT] = NO_LIMIT
+                _pop(s, row, pl, w)
+                if s[S_ABORT]:
+                    if s[S_ABORT] == 2 and not full:
+                        s[S_ABORT] = 0  # the probe's budget ran out: on to the next play
+                        s[S_PROBES_CUT] += 1
+                        continue
+                    return False
+                if sub == mine:
+                    res = mine
+                    break
+                row[B_KEYS + j] = 1
+                left -= 1
+            full = 1
+    else:
+        for j in range(k):
+            pl = row[j]
+            w = _push(s, row, pl)
+            sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
+            _pop(s, row, pl, w)
+            if s[S_ABORT]:
+                return False
+            if sub == mine:
+                res = mine
+                break
     if keyed:
         _store(tt, row, tl, r, res)
     return res
@@ -1033,8 +1089,15 @@ class Core:
     share work. ``u(r, deadline)`` answers on the state given to ``load``."""
 
     def __init__(
-        self, hero: int, rules_fields: tuple[int, int, int, int, int, int], tt_bits: int = 20
+        self,
+        hero: int,
+        rules_fields: tuple[int, int, int, int, int, int],
+        tt_bits: int = 20,
+        probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
     ) -> None:
+        """``probes``: (fewest tricks left, node budget, log2 of the first play's extra
+        budget) of the coalition probes in ``game``; they change the work, never an
+        answer (the tests run them with tiny budgets to show it)."""
         n, nv, redrow, must, loss_led, red_lead = rules_fields
         self.s = np.zeros(S_SIZE, dtype=np.int64)
         s = self.s
@@ -1045,6 +1108,8 @@ class Core:
         s[S_MUST] = must
         s[S_LOSSLED] = loss_led
         s[S_REDLEAD] = red_lead
+        s[S_PROBE_TL], s[S_PROBE_NODES], s[S_PROBE_FIRST] = probes
+        s[S_LIMIT] = NO_LIMIT
         self.buf = np.zeros((MAX_PLY, B_SIZE), dtype=np.int64)
         # zero pages are given by the system on first touch: a large table costs only
         # what the search fills
@@ -1089,12 +1154,19 @@ class Core:
         for i, cm in enumerate(colors):
             s[S_COLORS + i] = cm
 
+    @property
+    def probes_cut(self) -> int:
+        """How many coalition probes ran out of budget so far (all questions)."""
+        return int(self.s[S_PROBES_CUT])
+
     def u(self, r: int, deadline: float | None) -> tuple[bool | None, int]:
         """The answer of the trick game on the loaded state (None: out of time) and the nodes
         it searched."""
         s = self.s
         s[S_NODES] = 0
         s[S_ABORT] = 0
+        s[S_LIMIT] = NO_LIMIT
+        s[S_IN_PROBE] = 0
         dl = -1.0 if deadline is None else deadline
         res = game(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
         nodes = int(s[S_NODES])
@@ -1122,6 +1194,8 @@ class Core:
             mode = attempt % 3
             limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
             s[S_ABORT] = 0
+            s[S_LIMIT] = NO_LIMIT
+            s[S_IN_PROBE] = 0
             res = t_search(s, 0, self.buf, self._ttable, dl, mode, limit)
             self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
             if s[S_ABORT] == 1:
@@ -1159,6 +1233,8 @@ class Core:
         s[S_OWN] = own
         s[S_NODES] = 0
         s[S_ABORT] = 0
+        s[S_LIMIT] = NO_LIMIT
+        s[S_IN_PROBE] = 0
         res = game(
             s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
         )
