@@ -212,9 +212,9 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert small_nodes > big_nodes
 
 
-def test_coalition_probes_change_no_answer() -> None:
-    """Probes at every coalition node with a budget of 2 nodes (so that nearly every probe
-    is cut short and the plays are then searched in full) give the same u(r) as the Python
+def test_probes_change_no_answer() -> None:
+    """Probes at every node with a budget of 2 nodes (so that nearly every probe is cut
+    short and the plays are then searched in full) give the same u(r) as the Python
     search, for every hero and r, on the seeded positions with 1-3 tricks left."""
     comparisons = 0
     cut = 0

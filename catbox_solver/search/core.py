@@ -56,13 +56,13 @@ S_AT_MOST_4 = 51  # 1: 2-player bonus reading "at most 4 tricks"
 S_REMOVED = 52  # 1: an interrupted trick's tokens are removed
 S_DIAG = 53  # 1: groups connect diagonally too
 S_ROW_OF = 54  # 4: the board row of each color
-# coalition probes (see game)
+# probes (see game)
 S_LIMIT = 58  # the node count at which a probe gives up (S_ABORT 2); NO_LIMIT outside
 S_IN_PROBE = 59  # 1: inside a probe
-S_PROBE_TL = 60  # probes at coalition nodes with at least this many tricks left
+S_PROBE_TL = 60  # probes at nodes with at least this many tricks left
 S_PROBE_NODES = 61  # a probe's node budget
 S_PROBE_FIRST = 62  # the first play in order gets 2**this times the budget
-S_PROBES_CUT = 63  # probes cut short (a count, for tests and figures)
+S_PROBES_CUT = 63  # probes cut short (a count, for the tests)
 S_SIZE = 64
 
 MAX_PLY = 48
@@ -76,10 +76,10 @@ B_OLD = 92  # color mask of the player to move before its play
 B_SIZE = 96
 
 NO_LIMIT = 1 << 62
-# the coalition probes by default (measured on bench/bench_search.py, docs/search.md)
+# the probes by default (measured on bench/bench_search.py, see docs/search.md)
 PROBE_TL = 5
-PROBE_NODES = 1000
-PROBE_FIRST = 4
+PROBE_NODES = 500
+PROBE_FIRST = 5
 
 TT_WORDS = 4
 # one table entry (64 bytes, one cache line): the key words, then
@@ -713,12 +713,13 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         won_r = r + 1
     else:
         won_r = 0
-    if tl >= s[S_PROBE_TL] and k > 1 and not mine and s[S_IN_PROBE] == 0:
-        # probes first: a coalition play whose answer is wrong can cost millions of
-        # nodes (proving that the hero escapes after it), while a later play refutes
-        # the hero in a few thousand; so each play first gets a small node budget (the
-        # first in order a larger one), and only then are the plays left searched in
-        # full, in order. A probe cut short stores nothing; no probe runs inside one.
+    if tl >= s[S_PROBE_TL] and k > 1 and s[S_IN_PROBE] == 0:
+        # probes first: a first choice whose answer is the wrong one can cost millions
+        # of nodes (a coalition play after which the hero escapes must be shown to let
+        # it escape against every reply), while a later play decides the node in a few
+        # thousand; so each play first gets a small node budget (the first in order a
+        # larger one), and only then are the plays left searched in full, in order. A
+        # probe cut short stores nothing; no probe runs inside another.
         for j in range(k):
             row[B_KEYS + j] = 0  # 1: searched to the end, and not good for the mover
         left = k
@@ -1096,8 +1097,8 @@ class Core:
         probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
     ) -> None:
         """``probes``: (fewest tricks left, node budget, log2 of the first play's extra
-        budget) of the coalition probes in ``game``; they change the work, never an
-        answer (the tests run them with tiny budgets to show it)."""
+        budget) of the probes in ``game``; they change the work, never an answer (the
+        tests run them with tiny budgets to show it)."""
         n, nv, redrow, must, loss_led, red_lead = rules_fields
         self.s = np.zeros(S_SIZE, dtype=np.int64)
         s = self.s
@@ -1156,7 +1157,7 @@ class Core:
 
     @property
     def probes_cut(self) -> int:
-        """How many coalition probes ran out of budget so far (all questions)."""
+        """How many probes ran out of budget so far (all questions)."""
         return int(self.s[S_PROBES_CUT])
 
     def u(self, r: int, deadline: float | None) -> tuple[bool | None, int]:
