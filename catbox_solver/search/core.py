@@ -1142,9 +1142,11 @@ class Core:
         """Set the position: the used cells, the leader, tricks left, the current trick
         (value, color) pairs, packed hands and color masks (as in FastState)."""
         if not self.tt.shape[0]:
-            # first size from the tricks left (the search grows about x60 a trick), then
-            # grown as the nodes searched call for it
-            bits = min(self.tt_bits, max(12, 2 * tricks_left + 8))
+            # first size from the tricks left (the search grows about x60 a trick; a
+            # 5-player trick has one more play: four times the start), then grown as the
+            # nodes searched call for it
+            extra = 2 if self.s[S_N] == 5 else 0
+            bits = min(self.tt_bits, max(12, 2 * tricks_left + 8 + extra))
             self.tt = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
         s = self.s
         s[S_USED] = used
