@@ -716,58 +716,43 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         won_r = r + 1
     else:
         won_r = 0
-    if tl >= s[S_PROBE_TL] and k > 1 and s[S_IN_PROBE] == 0:
-        # probes first: a first choice whose answer is the wrong one can cost millions
-        # of nodes (a coalition play after which the hero escapes must be shown to let
-        # it escape against every reply), while a later play decides the node in a few
-        # thousand; so each play first gets a small node budget (the first in order a
-        # larger one), and only then are the plays left searched in full, in order. A
-        # probe cut short stores nothing; no probe runs inside another.
+    # probes first (from S_PROBE_TL tricks left, not inside another probe): a first
+    # choice whose answer is the wrong one can cost millions of nodes (a coalition play
+    # after which the hero escapes must be shown to let it escape against every reply),
+    # while a later play decides the node in a few thousand; so each play first gets a
+    # small node budget (the first in order a larger one), and only then are the plays
+    # left searched in full, in order. A probe cut short stores nothing.
+    rounds = 2 if tl >= s[S_PROBE_TL] and k > 1 and s[S_IN_PROBE] == 0 else 1
+    for rnd in range(2 - rounds, 2):  # round 0: the probes; round 1: in full
         for j in range(k):
-            row[B_KEYS + j] = 0  # 1: searched to the end, and not good for the mover
-        left = k
-        full = 0
-        while left and res != mine:
-            for j in range(k):
-                if row[B_KEYS + j]:
-                    continue
-                pl = row[j]
-                w = _push(s, row, pl)
-                if full:
-                    sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc,
-                               deadline)
-                else:
-                    b = s[S_PROBE_NODES]
-                    s[S_LIMIT] = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)
-                    s[S_IN_PROBE] = 1
-                    sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc,
-                               deadline)
-                    s[S_IN_PROBE] = 0
-                    s[S_LIMIT] = NO_LIMIT
-                _pop(s, row, pl, w)
-                if s[S_ABORT]:
-                    if s[S_ABORT] == 2 and not full:
-                        s[S_ABORT] = 0  # the probe's budget ran out: on to the next play
-                        s[S_PROBES_CUT] += 1
-                        continue
-                    return False
-                if sub == mine:
-                    res = mine
-                    break
-                row[B_KEYS + j] = 1
-                left -= 1
-            full = 1
-    else:
-        for j in range(k):
+            if rnd == 0:
+                row[B_KEYS + j] = 0  # 1: probed to the end, and not good for the mover
+            elif rounds == 2 and row[B_KEYS + j]:
+                continue
             pl = row[j]
             w = _push(s, row, pl)
+            if rnd == 0:
+                b = s[S_PROBE_NODES]
+                s[S_LIMIT] = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)
+                s[S_IN_PROBE] = 1
             sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
+            if rnd == 0:
+                s[S_IN_PROBE] = 0
+                s[S_LIMIT] = NO_LIMIT
             _pop(s, row, pl, w)
             if s[S_ABORT]:
+                if s[S_ABORT] == 2 and rnd == 0:
+                    s[S_ABORT] = 0  # the probe's budget ran out: on to the next play
+                    s[S_PROBES_CUT] += 1
+                    continue
                 return False
             if sub == mine:
                 res = mine
                 break
+            if rnd == 0:
+                row[B_KEYS + j] = 1
+        if res == mine:
+            break
     if keyed:
         _store(tt, row, tl, r, res)
     return res
@@ -1171,8 +1156,6 @@ class Core:
         s = self.s
         s[S_NODES] = 0
         s[S_ABORT] = 0
-        s[S_LIMIT] = NO_LIMIT
-        s[S_IN_PROBE] = 0
         dl = -1.0 if deadline is None else deadline
         res = game(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
         nodes = int(s[S_NODES])
@@ -1200,8 +1183,6 @@ class Core:
             mode = attempt % 3
             limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
             s[S_ABORT] = 0
-            s[S_LIMIT] = NO_LIMIT
-            s[S_IN_PROBE] = 0
             res = t_search(s, 0, self.buf, self._ttable, dl, mode, limit)
             self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
             if s[S_ABORT] == 1:
@@ -1239,8 +1220,6 @@ class Core:
         s[S_OWN] = own
         s[S_NODES] = 0
         s[S_ABORT] = 0
-        s[S_LIMIT] = NO_LIMIT
-        s[S_IN_PROBE] = 0
         res = game(
             s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
         )
