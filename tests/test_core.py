@@ -17,19 +17,34 @@ from hypothesis import strategies as st
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search.core import Core, bounds, capacity, gen_plays, safe
+from catbox_solver.search.core import (
+    PROBE_FIRST,
+    PROBE_NODES,
+    PROBE_TL,
+    Core,
+    bounds,
+    capacity,
+    gen_plays,
+    safe,
+)
 from catbox_solver.search.dd import Search, solve, value_only
 from catbox_solver.search.fast import FastState
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
 
 
-def _core(fs: FastState, hero: int, tt_bits: int = 20) -> Core:
+def _core(
+    fs: FastState,
+    hero: int,
+    tt_bits: int = 20,
+    probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
+) -> Core:
     """A Core for ``hero`` with the state of ``fs`` loaded."""
     core = Core(
         hero,
         (fs.n, fs.nv, fs.redrow, int(fs.must_follow), int(fs.loss_led), fs.red_lead),
         tt_bits=tt_bits,
+        probes=probes,
     )
     core.load(fs.used, fs.leader, fs.tricks_left, fs.trick, fs.hands, fs.colors)
     return core
@@ -222,14 +237,9 @@ def test_probes_change_no_answer() -> None:
         fs = FastState(pos)
         tl = fs.tricks_left
         for hero in range(pos.rules.players):
-            core = Core(
-                hero,
-                (fs.n, fs.nv, fs.redrow, int(fs.must_follow), int(fs.loss_led), fs.red_lead),
-                probes=(1, 2, 1),
-            )
+            core = _core(fs, hero, probes=(1, 2, 1))
             python = Search(pos, hero, engine="python")
             for r in range(-tl, tl + 1):
-                core.load(fs.used, fs.leader, fs.tricks_left, fs.trick, fs.hands, fs.colors)
                 got, _ = core.u(r, None)
                 assert got == python._u_py(r), (repr(pos), hero, r)
                 comparisons += 1

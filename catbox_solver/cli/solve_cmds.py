@@ -13,7 +13,15 @@ import click
 from catbox_solver.cli.common import json_option, main, quiet_option, show_progress
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import ENGINES, QUESTIONS, Answer, DDTable, dd_table, solve
+from catbox_solver.search.dd import (
+    DEFAULT_ENGINE,
+    ENGINES,
+    QUESTIONS,
+    Answer,
+    DDTable,
+    dd_table,
+    solve,
+)
 
 
 def parse_hero(text: str, pos: Position) -> int:
@@ -32,7 +40,7 @@ def parse_hero(text: str, pos: Position) -> int:
 engine_option = click.option(
     "--engine",
     type=click.Choice(ENGINES),
-    default="compiled",
+    default=DEFAULT_ENGINE,
     show_default=True,
     help="compiled: the numba core (fast); python: the same search in plain Python "
     "(slow, for cross-checking an answer).",
