@@ -705,6 +705,19 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         else:
             if safe(s, hero, tl - (1 if (hero - leader) % n < tlen else 0)):
                 return True
+    if r <= 0 and mine and k > 1:
+        # a play after which the hero is safe for the plays it still needs (the race:
+        # a threatened value played first); the search order might try it late
+        for j in range(k):
+            pl = row[j]
+            w = _push(s, row, pl)
+            need = s[S_TL] if w >= 0 else tl - 1
+            ok = need <= 0 or safe(s, hero, need)
+            _pop(s, row, pl, w)
+            if ok:
+                if keyed:
+                    _store(tt, row, tl, zero, True)
+                return True
     res = not mine
     if r < 0:
         _order_low(s, row, k, p)

@@ -338,6 +338,19 @@ class Search:
                     return True
             elif self._safe(hero, tl - ((hero - st.leader) % st.n < len(trick))):
                 return True
+        if r <= 0 and mine and len(plays) > 1:
+            # a play after which the hero is safe for the plays it still needs: the race
+            # (a threatened value played first) that the safe-seat test cannot see before
+            # the play; the search order might try it late, after a costly proof
+            for play in plays:
+                w = st.push(play)
+                need = st.tricks_left if w >= 0 else tl - 1
+                ok = need <= 0 or self._safe(hero, need)
+                st.pop()
+                if ok:
+                    if key is not None:
+                        self._store(key, tl, 0, True)
+                    return True
         res = not mine
         # make and unmake each play in place (FastState.push/pop inlined for speed; the
         # tricks won and token owners are not needed for u and are left alone)
