@@ -665,11 +665,19 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         return False
     if r <= -tl:
         return True
+    tlen = s[S_TLEN]
+    if r <= 1 - tl and tlen:
+        # (r < 0) the hero has played in this trick and does not win it: it has at most
+        # tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
+        n = s[S_N]
+        leader = s[S_LEADER]
+        hero = s[S_HERO]
+        if (hero - leader) % n < tlen and (leader + _winner(s, tlen)) % n != hero:
+            return True
     _tick(s, deadline)
     if s[S_ABORT]:
         return False
     row = buf[ply]
-    tlen = s[S_TLEN]
     keyed = tlen == 0
     slot = -1
     if keyed:
@@ -705,9 +713,10 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         else:
             if safe(s, hero, tl - (1 if (hero - leader) % n < tlen else 0)):
                 return True
-    if r <= 0 and mine and k > 1:
+    if r <= 0 and mine and k > 1 and capacity(s, hero) >= tl:
         # a play after which the hero is safe for the plays it still needs (the race:
-        # a threatened value played first); the search order might try it late
+        # a threatened value played first); the search order might try it late. (Its
+        # own play lowers its capacity by one: below tl now, no play can make it safe.)
         for j in range(k):
             pl = row[j]
             w = _push(s, row, pl)

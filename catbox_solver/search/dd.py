@@ -306,10 +306,19 @@ class Search:
             return False
         if r <= -tl:
             return True
+        trick = st.trick
+        if r <= 1 - tl and trick:
+            # (r < 0) the hero has played in this trick and does not win it: it has at
+            # most tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
+            hero = self.hero
+            leader = st.leader
+            if (hero - leader) % st.n < len(trick) and (
+                leader + trick_winner_index(trick)
+            ) % st.n != hero:
+                return True
         self._tick()
         plays = st.legal()
         hero = self.hero
-        trick = st.trick
         p = (st.leader + len(trick)) % st.n
         if not plays:
             return (-1 if p == hero else 0) >= r
