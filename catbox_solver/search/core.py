@@ -296,6 +296,66 @@ def bounds(s: Arr) -> tuple[int, int]:
     return lo, -1
 
 
+@njit(cache=True)
+def _duck(s: Arr, c: int, best: int, red: bool, m: int) -> bool:
+    """Does the hero, following a trick led in color ``c`` whose winning card so far is
+    ``best`` (red if ``red``), have a play that does not win it, even after ``m`` more
+    plays of others (each fills at most one of its cells)?"""
+    hero = s[S_HERO]
+    used = s[S_USED]
+    cols = s[S_COLORS + hero]
+    h = s[S_HANDS + hero]
+    low = 0  # follow options that lose: below best in the led color, or any if red won
+    follow = 0  # follow options
+    plain = 0  # cells of other plain colors (a play there loses)
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        if h >> sh & 15:
+            free = ~(used >> sh) & cols & 15
+            if free >> c & 1:
+                follow += 1
+                if (red and c != 0) or v < best:
+                    low += 1
+            plain += _POP[free & 14 & ~(1 << c)]
+    if low - m >= 1:
+        return True
+    # no option to follow even now: any plain play loses
+    return follow == 0 and plain - m >= 1
+
+
+@njit(cache=True)
+def hero_ducks(s: Arr) -> bool:
+    """Can the hero, not yet played in this trick, make sure not to win it, whatever the
+    others play before its turn? (The cornered hero: see game.) A coalition leader leads
+    its lowest card of the color to make the hero win; seats between fill at most one cell
+    each; a card that does not win at its turn never wins the trick."""
+    n = s[S_N]
+    hero = s[S_HERO]
+    leader = s[S_LEADER]
+    tlen = s[S_TLEN]
+    p = (leader + tlen) % n
+    m = (hero - p) % n  # plays of others before the hero's turn
+    if tlen:
+        c = s[S_TRICK] & 3
+        w = s[S_TRICK + _winner(s, tlen)]
+        return _duck(s, c, w >> 2, (w & 3) == 0, m)
+    if leader == hero:
+        return False
+    used = s[S_USED]
+    lc = s[S_COLORS + leader]
+    lh = s[S_HANDS + leader]
+    for c in range(4):
+        if lc >> c & 1:
+            for v in range(1, s[S_NV] + 1):
+                sh = 4 * v - 4
+                if lh >> sh & 15 and not used >> (sh + c) & 1:
+                    # the lowest lead of color c
+                    if not _duck(s, c, v, c == 0, m - 1):
+                        return False
+                    break
+    return True
+
+
 # ---- the transposition table -------------------------------------------------------------
 @njit(cache=True)
 def _put(words: Arr, pos: int, x: int, width: int) -> int:
@@ -673,6 +733,13 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         leader = s[S_LEADER]
         hero = s[S_HERO]
         if (hero - leader) % n < tlen and (leader + _winner(s, tlen)) % n != hero:
+            return True
+    if r <= 1 - tl:
+        # (r < 0) likewise if the hero, not yet played, surely has a losing play
+        n = s[S_N]
+        leader = s[S_LEADER]
+        hero = s[S_HERO]
+        if (hero - leader) % n >= tlen and hero_ducks(s):
             return True
     _tick(s, deadline)
     if s[S_ABORT]:

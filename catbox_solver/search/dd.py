@@ -316,6 +316,10 @@ class Search:
                 leader + trick_winner_index(trick)
             ) % st.n != hero:
                 return True
+        if r <= 1 - tl:
+            # (r < 0) likewise if the hero, not yet played, surely has a losing play
+            if (self.hero - st.leader) % st.n >= len(trick) and self._hero_ducks():
+                return True
         self._tick()
         plays = st.legal()
         hero = self.hero
@@ -572,6 +576,61 @@ class Search:
         if key is not None:
             self.tt[key] = res
         return res
+
+    def _hero_ducks(self) -> bool:
+        """Can the hero, not yet played in this trick, make sure not to win it whatever the
+        others play before its turn? A card that does not win at its turn never wins the
+        trick (later plays only raise the bar). A coalition leader, to make the hero win,
+        leads its lowest card of a color; each play before the hero's turn fills at most
+        one of its cells. The hero loses the trick with a follow below the winning card
+        (any follow once a red wins a plain-led trick) or, unable to follow, with a card of
+        another plain color. A leader with no lead at all causes a paradox."""
+        st = self.st
+        n = st.n
+        hero = self.hero
+        trick = st.trick
+        p = (st.leader + len(trick)) % n
+        m = (hero - p) % n  # plays of others before the hero's turn
+        if trick:
+            w = trick[trick_winner_index(trick)]
+            return self._duck(trick[0].color, w.value, w.color == 0, m)
+        if st.leader == hero:
+            return False
+        used = st.used
+        lc = st.colors[st.leader]
+        lh = st.hands[st.leader]
+        for c in range(4):
+            if lc >> c & 1:
+                for v in range(1, st.nv + 1):
+                    sh = 4 * v - 4
+                    if lh >> sh & 15 and not used >> (sh + c) & 1:
+                        # the lowest lead of color c
+                        if not self._duck(c, v, c == 0, m - 1):
+                            return False
+                        break
+        return True
+
+    def _duck(self, c: int, best: int, red: bool, m: int) -> bool:
+        """Does the hero, following a trick led in color ``c`` whose winning card so far is
+        ``best`` (red if ``red``), keep a play that does not win it after ``m`` more plays
+        of others?"""
+        st = self.st
+        used = st.used
+        cols = st.colors[self.hero]
+        h = st.hands[self.hero]
+        low = follow = plain = 0
+        for v in range(1, st.nv + 1):
+            sh = 4 * v - 4
+            if h >> sh & 15:
+                free = ~(used >> sh) & cols & 15
+                if free >> c & 1:
+                    follow += 1
+                    if (red and c != 0) or v < best:
+                        low += 1
+                plain += _BITS[free & 14 & ~(1 << c)]
+        if low - m >= 1:
+            return True
+        return follow == 0 and plain - m >= 1
 
     def _capacity(self, seat: int) -> int:
         """The most plays ``seat`` can still make: sum over values of min(copies it holds,
