@@ -297,17 +297,23 @@ def bounds(s: Arr) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _duck(s: Arr, c: int, best: int, red: bool, m: int) -> bool:
+def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
-    ``best`` (red if ``red``), have a play that does not win it, even after ``m`` more
-    plays of others (each fills at most one of its cells)?"""
+    ``best`` (red if ``red``), keep a play that does not win it after the plays of the
+    ``m`` seats from ``first`` on? Each of them fills at most one cell, and only a cell of
+    a value it holds in a color it has."""
     hero = s[S_HERO]
+    n = s[S_N]
     used = s[S_USED]
     cols = s[S_COLORS + hero]
     h = s[S_HANDS + hero]
     low = 0  # follow options that lose: below best in the led color, or any if red won
+    low_hit = 0  # those some seat before the hero could fill
+    low_by = 0  # the seats that could fill one
     follow = 0  # follow options
     plain = 0  # cells of other plain colors (a play there loses)
+    plain_hit = 0
+    plain_by = 0
     for v in range(1, s[S_NV] + 1):
         sh = 4 * v - 4
         if h >> sh & 15:
@@ -316,19 +322,42 @@ def _duck(s: Arr, c: int, best: int, red: bool, m: int) -> bool:
                 follow += 1
                 if (red and c != 0) or v < best:
                     low += 1
-            plain += _POP[free & 14 & ~(1 << c)]
-    if low - m >= 1:
+                    hit = False
+                    for t in range(m):
+                        i = (first + t) % n
+                        if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
+                            hit = True
+                            low_by |= 1 << i
+                    low_hit += hit
+            other = free & 14 & ~(1 << c)
+            if other:
+                plain += _POP[other]
+                for t in range(m):
+                    i = (first + t) % n
+                    if s[S_HANDS + i] >> sh & 15:
+                        x = other & s[S_COLORS + i]
+                        if x:
+                            plain_by |= 1 << i
+                            plain_hit += _POP[x]
+    stolen = _POP[low_by & 15] + (low_by >> 4 & 1)
+    if low_hit < stolen:
+        stolen = low_hit
+    if low - stolen >= 1:
         return True
     # no option to follow even now: any plain play loses
-    return follow == 0 and plain - m >= 1
+    stolen = _POP[plain_by & 15] + (plain_by >> 4 & 1)
+    if plain_hit < stolen:
+        stolen = plain_hit
+    return follow == 0 and plain - stolen >= 1
 
 
 @njit(cache=True)
 def hero_ducks(s: Arr) -> bool:
     """Can the hero, not yet played in this trick, make sure not to win it, whatever the
     others play before its turn? (The cornered hero: see game.) A coalition leader leads
-    its lowest card of the color to make the hero win; seats between fill at most one cell
-    each; a card that does not win at its turn never wins the trick."""
+    its lowest card of the color to make the hero win; each seat between fills at most one
+    cell, of a value it holds in a color it has; a card that does not win at its turn
+    never wins the trick."""
     n = s[S_N]
     hero = s[S_HERO]
     leader = s[S_LEADER]
@@ -338,7 +367,7 @@ def hero_ducks(s: Arr) -> bool:
     if tlen:
         c = s[S_TRICK] & 3
         w = s[S_TRICK + _winner(s, tlen)]
-        return _duck(s, c, w >> 2, (w & 3) == 0, m)
+        return _duck(s, c, w >> 2, (w & 3) == 0, p, m)
     if leader == hero:
         return False
     used = s[S_USED]
@@ -350,7 +379,7 @@ def hero_ducks(s: Arr) -> bool:
                 sh = 4 * v - 4
                 if lh >> sh & 15 and not used >> (sh + c) & 1:
                     # the lowest lead of color c
-                    if not _duck(s, c, v, c == 0, m - 1):
+                    if not _duck(s, c, v, c == 0, (leader + 1) % n, m - 1):
                         return False
                     break
     return True

@@ -581,10 +581,11 @@ class Search:
         """Can the hero, not yet played in this trick, make sure not to win it whatever the
         others play before its turn? A card that does not win at its turn never wins the
         trick (later plays only raise the bar). A coalition leader, to make the hero win,
-        leads its lowest card of a color; each play before the hero's turn fills at most
-        one of its cells. The hero loses the trick with a follow below the winning card
-        (any follow once a red wins a plain-led trick) or, unable to follow, with a card of
-        another plain color. A leader with no lead at all causes a paradox."""
+        leads its lowest card of a color; each seat between fills at most one cell, of a
+        value it holds in a color it has. The hero loses the trick with a follow below the
+        winning card (any follow once a red wins a plain-led trick) or, unable to follow,
+        with a card of another plain color. A leader with no lead at all causes a
+        paradox."""
         st = self.st
         n = st.n
         hero = self.hero
@@ -593,32 +594,36 @@ class Search:
         m = (hero - p) % n  # plays of others before the hero's turn
         if trick:
             w = trick[trick_winner_index(trick)]
-            return self._duck(trick[0].color, w.value, w.color == 0, m)
-        if st.leader == hero:
+            return self._duck(trick[0].color, w.value, w.color == 0, p, m)
+        leader = st.leader
+        if leader == hero:
             return False
         used = st.used
-        lc = st.colors[st.leader]
-        lh = st.hands[st.leader]
+        lc = st.colors[leader]
+        lh = st.hands[leader]
         for c in range(4):
             if lc >> c & 1:
                 for v in range(1, st.nv + 1):
                     sh = 4 * v - 4
                     if lh >> sh & 15 and not used >> (sh + c) & 1:
                         # the lowest lead of color c
-                        if not self._duck(c, v, c == 0, m - 1):
+                        if not self._duck(c, v, c == 0, (leader + 1) % n, m - 1):
                             return False
                         break
         return True
 
-    def _duck(self, c: int, best: int, red: bool, m: int) -> bool:
+    def _duck(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
         """Does the hero, following a trick led in color ``c`` whose winning card so far is
-        ``best`` (red if ``red``), keep a play that does not win it after ``m`` more plays
-        of others?"""
+        ``best`` (red if ``red``), keep a play that does not win it after the plays of the
+        ``m`` seats from ``first`` on?"""
         st = self.st
         used = st.used
         cols = st.colors[self.hero]
         h = st.hands[self.hero]
-        low = follow = plain = 0
+        seats = [(st.hands[i], st.colors[i], i) for i in ((first + t) % st.n for t in range(m))]
+        low = low_hit = follow = plain = plain_hit = 0
+        low_by: set[int] = set()
+        plain_by: set[int] = set()
         for v in range(1, st.nv + 1):
             sh = 4 * v - 4
             if h >> sh & 15:
@@ -627,10 +632,23 @@ class Search:
                     follow += 1
                     if (red and c != 0) or v < best:
                         low += 1
-                plain += _BITS[free & 14 & ~(1 << c)]
-        if low - m >= 1:
+                        hit = False
+                        for hand, colors, i in seats:
+                            if hand >> sh & 15 and colors >> c & 1:
+                                hit = True
+                                low_by.add(i)
+                        low_hit += hit
+                other = free & 14 & ~(1 << c)
+                if other:
+                    plain += _BITS[other]
+                    for hand, colors, i in seats:
+                        if hand >> sh & 15 and other & colors:
+                            plain_by.add(i)
+                            plain_hit += _BITS[other & colors]
+        if low - min(low_hit, len(low_by)) >= 1:
             return True
-        return follow == 0 and plain - m >= 1
+        # no option to follow even now: any plain play loses
+        return follow == 0 and plain - min(plain_hit, len(plain_by)) >= 1
 
     def _capacity(self, seat: int) -> int:
         """The most plays ``seat`` can still make: sum over values of min(copies it holds,
