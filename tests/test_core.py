@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catbox_solver.errors import SearchError
-from catbox_solver.model.position import Position, trick_winner_index
+from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import (
     PROBE_FIRST,
@@ -131,24 +131,38 @@ def test_capacity_safe_and_bounds_equal_the_python_search() -> None:
 def _can_duck(pos: Position, hero: int) -> bool:
     """Brute force over the rules engine: whatever the others play before the hero's turn
     in this trick, does the hero then have a legal play that does not win the trick as it
-    stands? (A seat before it with no legal play ends the round: nothing to duck.)"""
+    stands (on lead: that no completion of the trick lets it win)? A seat with no legal
+    play ends the round: nothing to duck."""
     plays = pos.legal_plays()
     if pos.to_move != hero:
         return all(_can_duck(pos.after(pl), hero) for pl in plays) if plays else True
     trick = list(pos.trick)
+    if not trick:
+        return any(_never_wins(pos.after(pl), [pl], hero) for pl in plays)
     return any(trick_winner_index([*trick, pl]) != len(trick) for pl in plays)
+
+
+def _never_wins(pos: Position, trick: list[Play], hero: int) -> bool:
+    """Whatever the others play to complete ``trick`` (the hero's lead first), the hero
+    does not win it (or someone has no legal play)."""
+    if len(trick) == pos.rules.players:
+        return trick_winner_index(trick) != 0
+    plays = pos.legal_plays()
+    return all(_never_wins(pos.after(pl), [*trick, pl], hero) for pl in plays)
 
 
 def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
     """hero_ducks (compiled) equals Search._hero_ducks, and every time it says yes, the
     hero, whatever the others play before its turn, has a legal play that does not win
-    the trick (brute force over Position); on every position of random rounds and
-    paradox-free lines of every ruleset, for every seat not yet played in the trick."""
+    the trick (on lead: a lead that no completion of the trick lets win; brute force over
+    Position); on every position of random rounds and paradox-free lines of every
+    ruleset (must-follow readings included), for every seat not yet played in the
+    trick."""
     rng = random.Random(11)
     positions = list(_round_positions())
     for rules in RULESETS:
         positions.extend(_pf_line(rules, rng))
-    checked = yes = 0
+    checked = yes = leads = must = 0
     for pos in positions:
         if not pos.tricks_left or not pos.legal_plays():
             continue
@@ -159,11 +173,15 @@ def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
             got = bool(hero_ducks(_core(fs, hero, tt_bits=1).s))
             assert got == Search(pos, hero, engine="python")._hero_ducks(), (repr(pos), hero)
             checked += 1
-            if got:
+            if got and (fs.n < 5 or fs.tricks_left <= 4):  # (brute force: time)
                 yes += 1
+                leads += hero == fs.leader and not fs.trick
+                must += fs.must_follow
                 assert _can_duck(pos, hero), (repr(pos), hero)
     assert checked > 5000, checked
-    assert 1000 < yes < checked - 1000, (yes, checked)
+    assert 3000 < yes < checked - 1000, (yes, checked)
+    assert leads > 200, leads
+    assert must > 200, must
 
 
 # ---- the search: compiled u(r) against the Python u(r) --------------------------------------

@@ -301,17 +301,21 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
     ``best`` (red if ``red``), keep a play that does not win it after the plays of the
     ``m`` seats from ``first`` on? Each of them fills at most one cell, and only a cell of
-    a value it holds in a color it has."""
+    a value it holds in a color it has. Losing plays: a lower card of the winning color,
+    a plain card of another color, any plain card once red wins; with the official "no
+    need to follow" all of them are legal, with "must follow" a follow if it has one,
+    else any play."""
     hero = s[S_HERO]
     n = s[S_N]
     used = s[S_USED]
     cols = s[S_COLORS + hero]
     h = s[S_HANDS + hero]
-    low = 0  # follow options that lose: below best in the led color, or any if red won
+    must = s[S_MUST]
+    low = 0  # losing plays of the led color (must follow: the only ones while it can)
     low_hit = 0  # those some seat before the hero could fill
     low_by = 0  # the seats that could fill one
-    follow = 0  # follow options
-    plain = 0  # cells of other plain colors (a play there loses)
+    follow = 0  # plays of the led color
+    plain = 0  # losing plays of other colors
     plain_hit = 0
     plain_by = 0
     for v in range(1, s[S_NV] + 1):
@@ -329,7 +333,9 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
                             hit = True
                             low_by |= 1 << i
                     low_hit += hit
-            other = free & 14 & ~(1 << c)
+            other = free & 14 & ~(1 << c)  # plain cards of other colors lose
+            if red and c != 0 and v < best and free & 1:
+                other |= 1  # a lower red loses to the winning red
             if other:
                 plain += _POP[other]
                 for t in range(m):
@@ -339,16 +345,100 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
                         if x:
                             plain_by |= 1 << i
                             plain_hit += _POP[x]
-    stolen = _POP[low_by & 15] + (low_by >> 4 & 1)
-    if low_hit < stolen:
-        stolen = low_hit
-    if low - stolen >= 1:
-        return True
-    # no option to follow even now: any plain play loses
+    if must:
+        stolen = _POP[low_by & 15] + (low_by >> 4 & 1)
+        if low_hit < stolen:
+            stolen = low_hit
+        if low - stolen >= 1:
+            return True
+        # no play of the led color even now: any play may be made
+        if follow:
+            return False
+    else:
+        plain += low
+        plain_hit += low_hit
+        plain_by |= low_by
     stolen = _POP[plain_by & 15] + (plain_by >> 4 & 1)
     if plain_hit < stolen:
         stolen = plain_hit
-    return follow == 0 and plain - stolen >= 1
+    return bool(plain - stolen >= 1)
+
+
+@njit(cache=True)
+def _lead_loses(s: Arr) -> bool:
+    """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
+    it can only beat it or has no play at all (a paradox ends the round: the cornered hero
+    is glad of it): with the official "no need to follow", when each play it has is a
+    higher card of the led color or (plain lead) a red; with "must follow", when its
+    plays of the led color are all higher and more than the seats between could fill.
+    Cells only fill, so what holds now holds at its turn. Red leads count only once red
+    is broken (the lead rules allow more: fewer is sound)."""
+    n = s[S_N]
+    hero = s[S_HERO]
+    used = s[S_USED]
+    cols = s[S_COLORS + hero]
+    if not used & s[S_REDROW]:
+        cols &= 14
+    h = s[S_HANDS + hero]
+    nv = s[S_NV]
+    must = s[S_MUST]
+    for v in range(1, nv + 1):
+        sh = 4 * v - 4
+        if not h >> sh & 15:
+            continue
+        free = ~(used >> sh) & cols & 15
+        for c in range(4):
+            if not free >> c & 1:
+                continue
+            after = used | 1 << (sh + c)
+            for t in range(1, n):
+                i = (hero + t) % n
+                hi = s[S_HANDS + i]
+                ci = s[S_COLORS + i]
+                if not must:
+                    beats = True
+                    for w in range(1, nv + 1):
+                        shw = 4 * w - 4
+                        if hi >> shw & 15:
+                            cells = ~(after >> shw) & ci & 15
+                            if c != 0:
+                                cells &= 14  # a red beats a plain lead
+                            if w > v:
+                                cells &= ~(1 << c)  # so does a higher card of its color
+                            if cells:
+                                beats = False
+                                break
+                    if beats:
+                        return True
+                    continue
+                if not ci >> c & 1:
+                    continue
+                opts = 0
+                above = True
+                hit = 0
+                by = 0
+                for w in range(1, nv + 1):
+                    shw = 4 * w - 4
+                    if hi >> shw & 15 and not after >> (shw + c) & 1:
+                        opts += 1
+                        if w < v:
+                            above = False
+                            break
+                        x = False
+                        for u in range(1, t):
+                            j = (hero + u) % n
+                            if s[S_HANDS + j] >> shw & 15 and s[S_COLORS + j] >> c & 1:
+                                x = True
+                                by |= 1 << j
+                        hit += x
+                if not above or opts == 0:
+                    continue
+                stolen = _POP[by & 15] + (by >> 4 & 1)
+                if hit < stolen:
+                    stolen = hit
+                if opts - stolen >= 1:
+                    return True
+    return False
 
 
 @njit(cache=True)
@@ -369,7 +459,7 @@ def hero_ducks(s: Arr) -> bool:
         w = s[S_TRICK + _winner(s, tlen)]
         return _duck(s, c, w >> 2, (w & 3) == 0, p, m)
     if leader == hero:
-        return False
+        return _lead_loses(s)
     used = s[S_USED]
     lc = s[S_COLORS + leader]
     lh = s[S_HANDS + leader]

@@ -582,10 +582,8 @@ class Search:
         others play before its turn? A card that does not win at its turn never wins the
         trick (later plays only raise the bar). A coalition leader, to make the hero win,
         leads its lowest card of a color; each seat between fills at most one cell, of a
-        value it holds in a color it has. The hero loses the trick with a follow below the
-        winning card (any follow once a red wins a plain-led trick) or, unable to follow,
-        with a card of another plain color. A leader with no lead at all causes a
-        paradox."""
+        value it holds in a color it has. A leader with no lead at all causes a paradox.
+        On lead itself, see :meth:`_lead_loses`."""
         st = self.st
         n = st.n
         hero = self.hero
@@ -597,7 +595,7 @@ class Search:
             return self._duck(trick[0].color, w.value, w.color == 0, p, m)
         leader = st.leader
         if leader == hero:
-            return False
+            return self._lead_loses()
         used = st.used
         lc = st.colors[leader]
         lh = st.hands[leader]
@@ -615,7 +613,10 @@ class Search:
     def _duck(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
         """Does the hero, following a trick led in color ``c`` whose winning card so far is
         ``best`` (red if ``red``), keep a play that does not win it after the plays of the
-        ``m`` seats from ``first`` on?"""
+        ``m`` seats from ``first`` on? Losing plays: a lower card of the winning color, a
+        plain card of another color, any plain card once red wins; with the official "no
+        need to follow" all of them are legal, with "must follow" a follow if it has one,
+        else any play."""
         st = self.st
         used = st.used
         cols = st.colors[self.hero]
@@ -638,17 +639,91 @@ class Search:
                                 hit = True
                                 low_by.add(i)
                         low_hit += hit
-                other = free & 14 & ~(1 << c)
+                other = free & 14 & ~(1 << c)  # plain cards of other colors lose
+                if red and c != 0 and v < best and free & 1:
+                    other |= 1  # a lower red loses to the winning red
                 if other:
                     plain += _BITS[other]
                     for hand, colors, i in seats:
                         if hand >> sh & 15 and other & colors:
                             plain_by.add(i)
                             plain_hit += _BITS[other & colors]
-        if low - min(low_hit, len(low_by)) >= 1:
-            return True
-        # no option to follow even now: any plain play loses
-        return follow == 0 and plain - min(plain_hit, len(plain_by)) >= 1
+        if st.must_follow:
+            if low - min(low_hit, len(low_by)) >= 1:
+                return True
+            if follow:  # it must follow, and every follow may win
+                return False
+        else:
+            plain += low
+            plain_hit += low_hit
+            plain_by |= low_by
+        return plain - min(plain_hit, len(plain_by)) >= 1
+
+    def _lead_loses(self) -> bool:
+        """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
+        it can only beat it or has no play at all (a paradox ends the round: the cornered
+        hero is glad of it): with the official "no need to follow", when each play it has
+        is a higher card of the led color or (plain lead) a red; with "must follow", when
+        its plays of the led color are all higher and more than the seats between could
+        fill. Cells only fill, so what holds now holds at its turn. Red leads count only
+        once red is broken (the lead rules allow more: fewer is sound)."""
+        st = self.st
+        n = st.n
+        hero = self.hero
+        used = st.used
+        cols = st.colors[hero]
+        if not used & st.redrow:
+            cols &= 14
+        h = st.hands[hero]
+        nv = st.nv
+        for v in range(1, nv + 1):
+            sh = 4 * v - 4
+            if not h >> sh & 15:
+                continue
+            free = ~(used >> sh) & cols & 15
+            for c in range(4):
+                if not free >> c & 1:
+                    continue
+                after = used | 1 << (sh + c)
+                for t in range(1, n):
+                    i = (hero + t) % n
+                    hi = st.hands[i]
+                    ci = st.colors[i]
+                    if not st.must_follow:
+                        if all(
+                            not (
+                                ~(after >> (4 * w - 4)) & ci & 15
+                                & (14 if c else 15)
+                                & ~(1 << c if w > v else 0)
+                            )
+                            for w in range(1, nv + 1)
+                            if hi >> (4 * w - 4) & 15
+                        ):
+                            return True
+                        continue
+                    if not ci >> c & 1:
+                        continue
+                    opts = [
+                        w for w in range(1, nv + 1)
+                        if hi >> (4 * w - 4) & 15 and not after >> (4 * w - 4 + c) & 1
+                    ]
+                    if not opts or min(opts) < v:
+                        continue
+                    between = [(hero + u) % n for u in range(1, t)]
+                    by = {
+                        j for j in between for w in opts
+                        if st.hands[j] >> (4 * w - 4) & 15 and st.colors[j] >> c & 1
+                    }
+                    hit = sum(
+                        1 for w in opts
+                        if any(
+                            st.hands[j] >> (4 * w - 4) & 15 and st.colors[j] >> c & 1
+                            for j in between
+                        )
+                    )
+                    if len(opts) - min(hit, len(by)) >= 1:
+                        return True
+        return False
 
     def _capacity(self, seat: int) -> int:
         """The most plays ``seat`` can still make: sum over values of min(copies it holds,
