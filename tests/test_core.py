@@ -287,7 +287,8 @@ def test_tiny_table_gives_the_same_answers() -> None:
 def test_probes_change_no_answer() -> None:
     """Probes at every node with a budget of 2 nodes (so that nearly every probe is cut
     short and the plays are then searched in full) give the same u(r) as the Python
-    search, for every hero and r, on the seeded positions with 1-3 tricks left."""
+    search, for every hero and r, on the seeded positions with 1-3 tricks left. (Probes
+    run in the searches with r = 0 only, and at r = 0 nodes below the others.)"""
     comparisons = 0
     cut = 0
     for pos in _small_positions():
@@ -302,7 +303,7 @@ def test_probes_change_no_answer() -> None:
                 comparisons += 1
             cut += core.probes_cut
     assert comparisons > 6000
-    assert cut > 20_000, cut
+    assert cut > 8_000, cut
 
 
 @pytest.mark.parametrize(("seed", "hero", "expected"), [(300, 2, False), (333, 3, True),
