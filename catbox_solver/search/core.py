@@ -15,9 +15,9 @@ reference and is tested against it and against a plain minimax):
   transposition table on the canonical key (blue, yellow, green interchangeable);
 - the transposition table: open addressing, 4 probes, replace when full. Every stored
   bound is proven, so losing an entry costs time, never exactness;
-- one addition of its own, *probes* (see ``game``): from 5 tricks left each play first
-  gets a small node budget, so that a costly wrong first choice does not hold up a cheap
-  right one. They change the work, never an answer.
+- one addition of its own, *probes* (see ``game``): from 5 tricks left, in the searches
+  with r = 0, each play first gets a small node budget, so that a costly wrong first
+  choice does not hold up a cheap right one. They change the work, never an answer.
 
 State layout (``s``, int64): see the ``S_*`` offsets. Plays are coded ``4 * value + color``.
 """
