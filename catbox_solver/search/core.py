@@ -297,6 +297,13 @@ def bounds(s: Arr) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def _stolen(by: int, hit: int) -> int:
+    """Cells the seats in the mask ``by`` can take, one each, of ``hit`` they could."""
+    seats = _POP[by & 15] + (by >> 4 & 1)
+    return hit if hit < seats else seats
+
+
+@njit(cache=True)
 def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
     ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -346,10 +353,7 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
                             plain_by |= 1 << i
                             plain_hit += _POP[x]
     if must:
-        stolen = _POP[low_by & 15] + (low_by >> 4 & 1)
-        if low_hit < stolen:
-            stolen = low_hit
-        if low - stolen >= 1:
+        if low - _stolen(low_by, low_hit) >= 1:
             return True
         # no play of the led color even now: any play may be made
         if follow:
@@ -358,10 +362,7 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
         plain += low
         plain_hit += low_hit
         plain_by |= low_by
-    stolen = _POP[plain_by & 15] + (plain_by >> 4 & 1)
-    if plain_hit < stolen:
-        stolen = plain_hit
-    return bool(plain - stolen >= 1)
+    return bool(plain - _stolen(plain_by, plain_hit) >= 1)
 
 
 @njit(cache=True)
@@ -433,10 +434,7 @@ def _lead_loses(s: Arr) -> bool:
                         hit += x
                 if not above or opts == 0:
                     continue
-                stolen = _POP[by & 15] + (by >> 4 & 1)
-                if hit < stolen:
-                    stolen = hit
-                if opts - stolen >= 1:
+                if opts - _stolen(by, hit) >= 1:
                     return True
     return False
 
@@ -845,20 +843,17 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     if r <= -tl:
         return True
     tlen = s[S_TLEN]
-    if r <= 1 - tl and tlen:
-        # (r < 0) the hero has played in this trick and does not win it: it has at most
-        # tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
-        n = s[S_N]
-        leader = s[S_LEADER]
-        hero = s[S_HERO]
-        if (hero - leader) % n < tlen and (leader + _winner(s, tlen)) % n != hero:
-            return True
     if r <= 1 - tl:
-        # (r < 0) likewise if the hero, not yet played, surely has a losing play
+        # (r < 0) the hero does not win this trick -- it has played and does not lead
+        # it, or it has not played and surely keeps a losing play: it has at most tl - 2
+        # more tricks to win before a paradox, so u >= -(tl - 1)
         n = s[S_N]
         leader = s[S_LEADER]
         hero = s[S_HERO]
-        if (hero - leader) % n >= tlen and hero_ducks(s):
+        if (hero - leader) % n < tlen:
+            if (leader + _winner(s, tlen)) % n != hero:
+                return True
+        elif hero_ducks(s):
             return True
     _tick(s, deadline)
     if s[S_ABORT]:
@@ -906,8 +901,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         for j in range(k):
             pl = row[j]
             w = _push(s, row, pl)
-            need = s[S_TL] if w >= 0 else tl - 1
-            ok = need <= 0 or safe(s, hero, need)
+            ok = tl == 1 or safe(s, hero, tl - 1)
             _pop(s, row, pl, w)
             if ok:
                 if keyed:

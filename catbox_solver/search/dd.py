@@ -307,18 +307,15 @@ class Search:
         if r <= -tl:
             return True
         trick = st.trick
-        if r <= 1 - tl and trick:
-            # (r < 0) the hero has played in this trick and does not win it: it has at
-            # most tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
-            hero = self.hero
-            leader = st.leader
-            if (hero - leader) % st.n < len(trick) and (
-                leader + trick_winner_index(trick)
-            ) % st.n != hero:
-                return True
         if r <= 1 - tl:
-            # (r < 0) likewise if the hero, not yet played, surely has a losing play
-            if (self.hero - st.leader) % st.n >= len(trick) and self._hero_ducks():
+            # (r < 0) the hero does not win this trick -- it has played and does not lead
+            # it, or it has not played and surely keeps a losing play: it has at most
+            # tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
+            leader = st.leader
+            if (self.hero - leader) % st.n < len(trick):
+                if (leader + trick_winner_index(trick)) % st.n != self.hero:
+                    return True
+            elif self._hero_ducks():
                 return True
         self._tick()
         plays = st.legal()
@@ -356,9 +353,8 @@ class Search:
             # (a threatened value played first) that the safe-seat test cannot see before
             # the play; the search order might try it late, after a costly proof
             for play in plays:
-                w = st.push(play)
-                need = st.tricks_left if w >= 0 else tl - 1
-                ok = need <= 0 or self._safe(hero, need)
+                st.push(play)
+                ok = tl == 1 or self._safe(hero, tl - 1)
                 st.pop()
                 if ok:
                     if key is not None:
