@@ -26,6 +26,7 @@ from catbox_solver.search.core import (
     capacity,
     gen_plays,
     hero_ducks,
+    hero_ducks_twice,
     safe,
 )
 from catbox_solver.search.dd import Search, solve, value_only
@@ -182,6 +183,64 @@ def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
     assert 3000 < yes < checked - 1000, (yes, checked)
     assert leads > 200, leads
     assert must > 200, must
+
+
+def _loses_twice(pos: Position, hero: int, stop: int, memo: dict[Position, bool]) -> bool:
+    """Brute force over the rules engine: can the hero, whatever the others play, make
+    sure it wins neither this trick nor the next (``stop``: the tricks left when both are
+    done)? A seat with no legal play ends the round (or is the hero's paradox): done."""
+    if pos.tricks_won[hero] or pos.tricks_left == stop:
+        return not pos.tricks_won[hero]
+    got = memo.get(pos)
+    if got is not None:
+        return got
+    plays = pos.legal_plays()
+    if not plays:
+        got = True
+    elif pos.to_move == hero:
+        got = any(_loses_twice(pos.after(pl), hero, stop, memo) for pl in plays)
+    else:
+        got = all(_loses_twice(pos.after(pl), hero, stop, memo) for pl in plays)
+    memo[pos] = got
+    return got
+
+
+def test_hero_ducks_twice_means_two_tricks_lost() -> None:
+    """hero_ducks_twice (compiled) equals Search._hero_ducks_twice, and every time it says
+    yes the hero can make sure, whatever the others play, to win neither this trick nor
+    the next (brute force over Position, 2-4 players); on every position of random rounds
+    and paradox-free lines of the official readings (no need to follow, the led color
+    lost), for every seat, with at least 3 tricks left."""
+    rng = random.Random(12)
+    rulesets = [r for r in RULESETS if r.following == "free" and r.color_loss == "led"]
+    positions = [p for p in _round_positions() if p.rules in rulesets]
+    for rules in rulesets:
+        for _ in range(4):
+            positions.extend(_pf_line(rules, rng))
+    checked = yes = played = leads = brute = 0
+    for pos in positions:
+        if pos.tricks_left < 3 or not pos.legal_plays():
+            continue
+        fs = FastState(pos)
+        for hero in range(fs.n):
+            got = bool(hero_ducks_twice(_core(fs, hero, tt_bits=1).s))
+            search = Search(pos, hero, engine="python")
+            assert got == search._hero_ducks_twice(), (repr(pos), hero)
+            checked += 1
+            if not got:
+                continue
+            yes += 1
+            played += (hero - fs.leader) % fs.n < len(fs.trick)
+            leads += hero == fs.leader and not fs.trick
+            if fs.tricks_left <= (4 if fs.n < 5 else 3):  # (brute force: time)
+                brute += 1
+                base = pos._replace(tricks_won=(0,) * fs.n)
+                assert _loses_twice(base, hero, fs.tricks_left - 2, {}), (repr(pos), hero)
+    assert checked > 10000, checked
+    assert 2000 < yes < checked - 2000, (yes, checked)
+    assert played > 1000, played
+    assert leads > 30, leads
+    assert brute > 400, brute
 
 
 # ---- the search: compiled u(r) against the Python u(r) --------------------------------------

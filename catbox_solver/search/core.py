@@ -473,6 +473,124 @@ def hero_ducks(s: Arr) -> bool:
     return True
 
 
+@njit(cache=True)
+def _keeps_loser(s: Arr, cols: int, own: int, mult: int, c: int, best: int) -> bool:
+    """Does the hero (colors ``cols``) keep a play that does not win a trick led in color
+    ``c`` with ``best`` as its lowest possible winning card, after one play of its own
+    (``own`` 1: any card, the worst case) and the fills of the other seats (``mult``: two
+    bits per seat, how many cells it may fill; only a cell of a value it holds in a color
+    it has)? Official reading only (no need to follow: every losing play is legal)."""
+    n = s[S_N]
+    used = s[S_USED]
+    h = s[S_HANDS + s[S_HERO]]
+    total = 0
+    worst = 0  # the most losing plays the hero's own play can take
+    hit = 0
+    by = 0
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        cnt = h >> sh & 15
+        if not cnt:
+            continue
+        free = ~(used >> sh) & cols & 15
+        if c:
+            lose = free & 14 & ~(1 << c)
+            if v < best:
+                lose |= free & (1 << c)
+        else:
+            lose = free & 14
+            if v < best:
+                lose |= free & 1
+        if not lose:
+            continue
+        k = _POP[lose]
+        total += k
+        if own:
+            x = k if cnt == 1 else 1
+            if x > worst:
+                worst = x
+        cells = 0
+        for i in range(n):
+            if mult >> (2 * i) & 3 and s[S_HANDS + i] >> sh & 15:
+                y = lose & s[S_COLORS + i]
+                if y:
+                    cells |= y
+                    by |= 1 << i
+        hit += _POP[cells]
+    fills = 0
+    for i in range(n):
+        if by >> i & 1:
+            fills += mult >> (2 * i) & 3
+    return total - worst - (hit if hit < fills else fills) >= 1
+
+
+@njit(cache=True)
+def hero_ducks_twice(s: Arr) -> bool:
+    """Does the hero surely lose this trick and the next? (The cornered hero, official
+    reading: see game.) This trick as in hero_ducks (or the hero has played and does not
+    lead it). Next trick: any seat that can still win this one leads, its lowest card of
+    a color it has (a higher lead only widens the hero's losing plays); before the
+    hero's turn each seat still to play in this trick fills one cell, and each seat
+    between the next leader and the hero one more; the hero's own play now takes its
+    worst card and, when it does not lead, may cost it the led color."""
+    n = s[S_N]
+    hero = s[S_HERO]
+    leader = s[S_LEADER]
+    tlen = s[S_TLEN]
+    played = (hero - leader) % n < tlen
+    if played:
+        if (leader + _winner(s, tlen)) % n == hero:
+            return False
+    elif not hero_ducks(s):
+        return False
+    base = 0  # seats still to play in this trick, one cell each
+    cand = 0  # seats that may lead the next trick
+    for t in range(tlen, n):
+        i = (leader + t) % n
+        if i != hero:
+            base += 1 << (2 * i)
+            cand |= 1 << i
+    if tlen:
+        cand |= 1 << ((leader + _winner(s, tlen)) % n)
+    cols = s[S_COLORS + hero]
+    own = 0 if played else 1
+    lost = 0  # colors the hero may lose by its play now
+    if not played and tlen:
+        lost = 1 << (s[S_TRICK] & 3)
+    elif not played and leader != hero:
+        lost = s[S_COLORS + leader]
+    used = s[S_USED]
+    for x in range(5):
+        if x < 4:
+            if not lost >> x & 1:
+                continue
+            hc = cols & ~(1 << x)
+        elif lost:
+            continue
+        else:
+            hc = cols
+        for nl in range(n):
+            if not cand >> nl & 1:
+                continue
+            mult = base
+            j = (nl + 1) % n
+            while j != hero:
+                mult += 1 << (2 * j)
+                j = (j + 1) % n
+            lh = s[S_HANDS + nl]
+            lc = s[S_COLORS + nl]
+            for c in range(4):
+                if not lc >> c & 1:
+                    continue
+                for v in range(1, s[S_NV] + 1):
+                    sh = 4 * v - 4
+                    if lh >> sh & 15 and not used >> (sh + c) & 1:
+                        if not _keeps_loser(s, hc, own, mult, c, v):
+                            return False
+                        break
+    return True
+
+
 # ---- the transposition table -------------------------------------------------------------
 @njit(cache=True)
 def _put(words: Arr, pos: int, x: int, width: int) -> int:
@@ -854,6 +972,10 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
             if (leader + _winner(s, tlen)) % n != hero:
                 return True
         elif hero_ducks(s):
+            return True
+    elif r <= 2 - tl and tl >= 3 and s[S_MUST] == 0 and s[S_LOSSLED]:
+        # the hero surely loses this trick and the next: u >= -(tl - 2)
+        if hero_ducks_twice(s):
             return True
     _tick(s, deadline)
     if s[S_ABORT]:

@@ -207,6 +207,7 @@ class Search:
         self._row_order = rules.row_order
         self._diagonal = rules.adjacency == "diagonal"
         self._groups: dict[int, int] = {}
+        self._guess: int | None = None  # the outcome u of the last tricks_exact
         self._mode = 0
         self._limit = 1 << 62
         self._rng = random.Random(0)
@@ -316,6 +317,10 @@ class Search:
                 if (leader + trick_winner_index(trick)) % st.n != self.hero:
                     return True
             elif self._hero_ducks():
+                return True
+        elif r <= 2 - tl and tl >= 3 and not st.must_follow and self.loss_led:
+            # the hero surely loses this trick and the next: u >= -(tl - 2)
+            if self._hero_ducks_twice():
                 return True
         self._tick()
         plays = st.legal()
@@ -654,6 +659,89 @@ class Search:
             plain_hit += low_hit
             plain_by |= low_by
         return plain - min(plain_hit, len(plain_by)) >= 1
+
+    def _hero_ducks_twice(self) -> bool:
+        """Does the hero surely lose this trick and the next? (The cornered hero, official
+        reading.) This trick as in :meth:`_hero_ducks` (or the hero has played and does
+        not lead it). Next trick: any seat that can still win this one leads, its lowest
+        card of a color it has (a higher lead only widens the hero's losing plays); before
+        the hero's turn each seat still to play in this trick fills one cell, and each seat
+        between the next leader and the hero one more; the hero's own play now takes its
+        worst card and, unless it leads, may cost it the led color."""
+        st = self.st
+        n = st.n
+        hero = self.hero
+        leader = st.leader
+        trick = st.trick
+        played = (hero - leader) % n < len(trick)
+        if played:
+            if (leader + trick_winner_index(trick)) % n == hero:
+                return False
+        elif not self._hero_ducks():
+            return False
+        still = [(leader + t) % n for t in range(len(trick), n)]
+        still = [i for i in still if i != hero]
+        leaders = set(still)
+        if trick:
+            leaders.add((leader + trick_winner_index(trick)) % n)
+        cols = st.colors[hero]
+        if played or leader == hero:
+            colsets = [cols]
+        elif trick:
+            colsets = [cols & ~(1 << trick[0].color)]
+        else:
+            colsets = [cols & ~(1 << c) for c in range(4) if st.colors[leader] >> c & 1] or [cols]
+        for hc in colsets:
+            for nl in leaders:
+                fills = dict.fromkeys(still, 1)
+                j = (nl + 1) % n
+                while j != hero:
+                    fills[j] = fills.get(j, 0) + 1
+                    j = (j + 1) % n
+                for c in range(4):
+                    if not st.colors[nl] >> c & 1:
+                        continue
+                    low = [
+                        v for v in range(1, st.nv + 1)
+                        if st.hands[nl] >> (4 * v - 4) & 15
+                        and not st.used >> (4 * v - 4 + c) & 1
+                    ]
+                    if low and not self._keeps_loser(hc, not played, fills, c, low[0]):
+                        return False
+        return True
+
+    def _keeps_loser(
+        self, cols: int, own: bool, fills: dict[int, int], c: int, best: int
+    ) -> bool:
+        """Does the hero (colors ``cols``) keep a play that does not win a trick led in
+        color ``c`` with ``best`` as its lowest possible winning card, after one play of
+        its own (``own``: any card, the worst case) and the fills of the other seats
+        (``fills``: how many cells each may fill, only of a value it holds in a color it
+        has)? Official reading only (no need to follow: every losing play is legal)."""
+        st = self.st
+        total = worst = hit = 0
+        by: set[int] = set()
+        for v in range(1, st.nv + 1):
+            sh = 4 * v - 4
+            cnt = st.hands[self.hero] >> sh & 15
+            if not cnt:
+                continue
+            free = ~(st.used >> sh) & cols & 15
+            lose = free & (14 & ~(1 << c) if c else 14)
+            if v < best:
+                lose |= free & (1 << c)
+            if not lose:
+                continue
+            total += _BITS[lose]
+            if own:
+                worst = max(worst, _BITS[lose] if cnt == 1 else 1)
+            cells = 0
+            for i in fills:
+                if st.hands[i] >> sh & 15 and lose & st.colors[i]:
+                    cells |= lose & st.colors[i]
+                    by.add(i)
+            hit += _BITS[cells]
+        return total - worst - min(hit, sum(fills[i] for i in by)) >= 1
 
     def _lead_loses(self) -> bool:
         """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
@@ -994,18 +1082,42 @@ class Search:
         return False
 
     def tricks_exact(self) -> int:
-        """The hero's guaranteed final trick points."""
+        """The hero's guaranteed final trick points.
+
+        A binary search over u, after the sign (``u >= 0``, the paradox verdict). The
+        outcome of the previous call, when there is one in range, is tried first with
+        its neighbour: the plays of one position mostly share a value or differ by one
+        (``solve`` asks for each), and each search a guess saves can cost millions of
+        nodes."""
         tl = self.st.tricks_left
         if self._u(0):
             lo, hi = 0, tl
         else:
             lo, hi = -tl, -1
+        g = self._guess
+        if g is not None and lo <= g <= hi:
+            # u >= g (known when g = lo)? then u >= g + 1?; else u >= g - 1?
+            if g > lo and not self._u(g):
+                hi = g - 1
+                if lo < hi:
+                    if self._u(hi):
+                        lo = hi
+                    else:
+                        hi -= 1
+            else:
+                lo = g
+                if g < hi:
+                    if self._u(g + 1):
+                        lo = g + 1
+                    else:
+                        hi = g
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self._u(mid):
                 lo = mid
             else:
                 hi = mid - 1
+        self._guess = lo
         return self._final(lo)
 
     def score_exact(self) -> int:
