@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from minimax_ref import minimax, terminal_value, tree_size
 
 from catbox_solver.errors import SearchError
+from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search.dd import QUESTIONS, Search, dd_table, solve, value_only
+from catbox_solver.search.dd import QUESTIONS, Search, _twins, dd_table, solve, value_only
 from catbox_solver.search.fast import FastState, pack_hand, unpack_hand
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
@@ -228,6 +229,49 @@ def test_tricks_value_does_not_depend_on_color_names(
     other = _permute_colors(pos, perm)
     for q in ("paradox", "tricks", "table"):
         assert value_only(pos, hero, q) == value_only(other, hero, q)
+
+
+def test_symmetric_plays_share_their_value() -> None:
+    """solve gives a play the value of an earlier one declared in another of blue, yellow
+    and green only when swapping the two colors maps the position to itself; each such
+    value equals the play's own value (value_only after it). Early positions of 2- and
+    3-player rounds, at the first lead and in the first trick (where the led color breaks
+    the symmetry); 'score' never shares."""
+    shared = mid = 0
+    for n, qs, seeds in (
+        (2, ("paradox", "tricks", "table"), range(6)),
+        (3, ("paradox", "table"), (0, 1, 3, 4)),
+    ):
+        for seed in seeds:
+            first = start_position(Ruleset(players=n), random.Random(seed))
+            for pos in (first, first.after(first.legal_plays()[-1])):
+                plays = pos.legal_plays()
+                twins = _twins(pos, plays)
+                for i, j in enumerate(twins):
+                    if j is None:
+                        continue
+                    a, b = plays[i], plays[j]
+                    assert a.value == b.value and 1 <= b.color < a.color, (pos, a, b)
+                    assert all(pl.color not in (a.color, b.color) for pl in pos.trick)
+                for q in qs:
+                    ans = solve(pos, pos.to_move, q)
+                    for i, j in enumerate(twins):
+                        if j is not None:
+                            own = value_only(pos.after(plays[i]), pos.to_move, q)
+                            assert ans.plays[i].result == own, (pos, plays[i], q)
+                            shared += 1
+                            mid += bool(pos.trick)
+    assert shared > 200, shared
+    assert mid > 70, mid
+    # rows and holders alike, but the trick has one of the two colors: no symmetry
+    for text in (
+        "3p official | R:2..... B:....0. Y:.2.... G:.1.... | 23334466 11123344 1555566"
+        " | RBYG RYG RYG | lead 2: 2y | won 0 0 1 | bid 3 1 1 | left 7",
+        "3p official | R:...2.. B:.2100. Y:.....2 G:.....1 | 1223446 1223456 135556"
+        " | RBYG RYG RYG | lead 2: 6y | won 1 0 1 | bid 3 1 1 | left 6",
+    ):
+        pos = position_from_notation(text)
+        assert _twins(pos, pos.legal_plays()) == [None] * len(pos.legal_plays())
 
 
 def test_canonical_key_merges_renamed_colors() -> None:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1235,10 +1235,15 @@ def solve(
         return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
     results: list[Value] = []
     st = search.st
+    twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
     try:
         for i, play in enumerate(plays):
             if progress is not None:
                 progress(i, len(plays))
+            twin = twins[i]
+            if twin is not None:
+                results.append(results[twin])
+                continue
             st.push(play)
             results.append(search.exact(question))
             st.pop()  # (after a timeout the state is dropped, not restored)
@@ -1263,6 +1268,40 @@ def solve(
         time.perf_counter() - start,
         to_move,
     )
+
+
+def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
+    """For each play, the index of an earlier play with the same value by the symmetry of
+    blue, yellow and green, else None. Swapping two of these colors maps the position to
+    itself when their rows of the research board have the same used cells, every seat
+    holds both or neither, and the trick has neither; then the same card declared in the
+    one or the other leads to mirror positions, worth the same for every question but
+    ``score`` (whose bonus sees the owners and the order of the rows)."""
+    used = pos.used
+    swaps = set()
+    for a in (1, 2, 3):
+        for b in range(a + 1, 4):
+            if any((used >> (4 * v + a) & 1) != (used >> (4 * v + b) & 1) for v in range(9)):
+                continue
+            if any((cm >> a & 1) != (cm >> b & 1) for cm in pos.colors):
+                continue
+            if any(pl.color in (a, b) for pl in pos.trick):
+                continue
+            swaps.add((a, b))
+    first: dict[tuple[int, int], int] = {}
+    out: list[int | None] = []
+    for i, pl in enumerate(plays):
+        twin = None
+        for a, b in swaps:
+            if pl.color == b and (pl.value, a) in first:
+                twin = first[pl.value, a]
+                break
+            if pl.color == a and (pl.value, b) in first:
+                twin = first[pl.value, b]
+                break
+        out.append(twin)
+        first.setdefault((pl.value, pl.color), i if twin is None else twin)
+    return out
 
 
 def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
