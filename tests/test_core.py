@@ -22,6 +22,7 @@ from catbox_solver.search.core import (
     PROBE_NODES,
     PROBE_TL,
     Core,
+    _low_follow,
     bounds,
     capacity,
     gen_plays,
@@ -183,6 +184,56 @@ def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
     assert 3000 < yes < checked - 1000, (yes, checked)
     assert leads > 200, leads
     assert must > 200, must
+
+
+def _can_follow_low(pos: Position, hero: int) -> bool:
+    """Brute force: whatever the others play before the hero's turn, does it then have a
+    legal play of the led color that does not win the trick as it stands?"""
+    plays = pos.legal_plays()
+    if pos.to_move != hero:
+        return all(_can_follow_low(pos.after(pl), hero) for pl in plays) if plays else True
+    trick = list(pos.trick)
+    return any(
+        pl.color == trick[0].color and trick_winner_index([*trick, pl]) != len(trick)
+        for pl in plays
+    )
+
+
+def test_low_follow_means_a_losing_follow_at_its_turn() -> None:
+    """_low_follow (compiled) equals Search._low_follow, and every time it says yes the
+    hero, whatever the others play before its turn, has a legal follow that does not win
+    (brute force over Position); every seat not yet played in a trick under way, on the
+    positions of random rounds and paradox-free lines of every ruleset."""
+    rng = random.Random(13)
+    positions = [p for p in _round_positions() if p.trick]
+    for rules in RULESETS:
+        positions.extend(p for p in _pf_line(rules, rng) if p.trick)
+    checked = yes = stolen = 0
+    for pos in positions:
+        if not pos.legal_plays():
+            continue
+        fs = FastState(pos)
+        trick = fs.trick
+        best = trick[trick_winner_index(trick)]
+        p0 = (fs.leader + len(trick)) % fs.n
+        for hero in range(fs.n):
+            if (hero - fs.leader) % fs.n < len(trick):
+                continue
+            m = (hero - p0) % fs.n
+            args = (trick[0].color, best.value, best.color == 0, p0, m)
+            got = bool(_low_follow(_core(fs, hero, tt_bits=1).s, *args))
+            assert got == Search(pos, hero, engine="python")._low_follow(*args)
+            checked += 1
+            if got:
+                yes += 1
+                if fs.n < 5 or fs.tricks_left <= 4:  # (brute force: time)
+                    assert _can_follow_low(pos, hero), (repr(pos), hero)
+            else:
+                # it has such a follow now, but the seats before it might take it
+                stolen += bool(_low_follow(_core(fs, hero, tt_bits=1).s, *args[:4], 0))
+    assert checked > 3000, checked
+    assert 500 < yes < checked - 500, (yes, checked)
+    assert stolen > 100, stolen
 
 
 def _loses_twice(pos: Position, hero: int, stop: int, memo: dict[Position, bool]) -> bool:

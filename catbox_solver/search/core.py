@@ -525,6 +525,34 @@ def _keeps_loser(s: Arr, cols: int, own: int, mult: int, c: int, best: int) -> b
 
 
 @njit(cache=True)
+def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
+    """Does the hero surely keep a follow of the led color ``c`` that does not win (the
+    winning card so far ``best``, red if ``red``), whatever the ``m`` seats from ``first``
+    fill before its turn? (Following keeps the color.)"""
+    hero = s[S_HERO]
+    n = s[S_N]
+    used = s[S_USED]
+    h = s[S_HANDS + hero]
+    if not s[S_COLORS + hero] >> c & 1:
+        return False
+    low = 0
+    hit = 0
+    by = 0
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        if h >> sh & 15 and not used >> (sh + c) & 1 and ((red and c != 0) or v < best):
+            low += 1
+            x = False
+            for t in range(m):
+                i = (first + t) % n
+                if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
+                    x = True
+                    by |= 1 << i
+            hit += x
+    return low - _stolen(by, hit) >= 1
+
+
+@njit(cache=True)
 def hero_ducks_twice(s: Arr) -> bool:
     """Does the hero surely lose this trick and the next? (The cornered hero, official
     reading: see game.) This trick as in hero_ducks (or the hero has played and does not
@@ -532,7 +560,8 @@ def hero_ducks_twice(s: Arr) -> bool:
     a color it has (a higher lead only widens the hero's losing plays); before the
     hero's turn each seat still to play in this trick fills one cell, and each seat
     between the next leader and the hero one more; the hero's own play now takes its
-    worst card and, when it does not lead, may cost it the led color."""
+    worst card and, when it does not lead, may cost it the led color (not if it surely
+    keeps a losing follow)."""
     n = s[S_N]
     hero = s[S_HERO]
     leader = s[S_LEADER]
@@ -556,7 +585,11 @@ def hero_ducks_twice(s: Arr) -> bool:
     own = 0 if played else 1
     lost = 0  # colors the hero may lose by its play now
     if not played and tlen:
-        lost = 1 << (s[S_TRICK] & 3)
+        c0 = s[S_TRICK] & 3
+        wcard = s[S_TRICK + _winner(s, tlen)]
+        p0 = (leader + tlen) % n
+        if not _low_follow(s, c0, wcard >> 2, (wcard & 3) == 0, p0, (hero - p0) % n):
+            lost = 1 << c0
     elif not played and leader != hero:
         lost = s[S_COLORS + leader]
     used = s[S_USED]

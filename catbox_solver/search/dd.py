@@ -667,7 +667,8 @@ class Search:
         card of a color it has (a higher lead only widens the hero's losing plays); before
         the hero's turn each seat still to play in this trick fills one cell, and each seat
         between the next leader and the hero one more; the hero's own play now takes its
-        worst card and, unless it leads, may cost it the led color."""
+        worst card and, unless it leads, may cost it the led color (not if it surely keeps
+        a losing follow)."""
         st = self.st
         n = st.n
         hero = self.hero
@@ -688,7 +689,14 @@ class Search:
         if played or leader == hero:
             colsets = [cols]
         elif trick:
-            colsets = [cols & ~(1 << trick[0].color)]
+            # it keeps the led color if it surely has a follow that loses (and plays it)
+            c0 = trick[0].color
+            best = trick[trick_winner_index(trick)]
+            p0 = (leader + len(trick)) % n
+            if self._low_follow(c0, best.value, best.color == 0, p0, (hero - p0) % n):
+                colsets = [cols]
+            else:
+                colsets = [cols & ~(1 << c0)]
         else:
             colsets = [cols & ~(1 << c) for c in range(4) if st.colors[leader] >> c & 1] or [cols]
         for hc in colsets:
@@ -709,6 +717,28 @@ class Search:
                     if low and not self._keeps_loser(hc, not played, fills, c, low[0]):
                         return False
         return True
+
+    def _low_follow(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
+        """Does the hero surely keep a follow of the led color ``c`` that does not win (the
+        winning card so far ``best``, red if ``red``), whatever the ``m`` seats from
+        ``first`` fill before its turn? (Following keeps the color.)"""
+        st = self.st
+        if not st.colors[self.hero] >> c & 1:
+            return False
+        seats = [(first + t) % st.n for t in range(m)]
+        low = hit = 0
+        by: set[int] = set()
+        for v in range(1, st.nv + 1):
+            sh = 4 * v - 4
+            if not st.hands[self.hero] >> sh & 15 or st.used >> (sh + c) & 1:
+                continue
+            if not ((red and c != 0) or v < best):
+                continue
+            low += 1
+            takers = {i for i in seats if st.hands[i] >> sh & 15 and st.colors[i] >> c & 1}
+            hit += bool(takers)
+            by |= takers
+        return low - min(hit, len(by)) >= 1
 
     def _keeps_loser(
         self, cols: int, own: bool, fills: dict[int, int], c: int, best: int
