@@ -304,6 +304,19 @@ def _stolen(by: int, hit: int) -> int:
 
 
 @njit(cache=True)
+def _takers(s: Arr, sh: int, c: int, first: int, m: int) -> int:
+    """The seats, of the ``m`` from ``first`` on, that could fill the cell of color ``c``
+    of the value at bit ``sh`` (they hold the value and have the color), as a mask."""
+    n = s[S_N]
+    by = 0
+    for t in range(m):
+        i = (first + t) % n
+        if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
+            by |= 1 << i
+    return by
+
+
+@njit(cache=True)
 def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
     ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -333,13 +346,10 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
                 follow += 1
                 if (red and c != 0) or v < best:
                     low += 1
-                    hit = False
-                    for t in range(m):
-                        i = (first + t) % n
-                        if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
-                            hit = True
-                            low_by |= 1 << i
-                    low_hit += hit
+                    by = _takers(s, sh, c, first, m)
+                    if by:
+                        low_hit += 1
+                        low_by |= by
             other = free & 14 & ~(1 << c)  # plain cards of other colors lose
             if red and c != 0 and v < best and free & 1:
                 other |= 1  # a lower red loses to the winning red
@@ -530,7 +540,6 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
     winning card so far ``best``, red if ``red``), whatever the ``m`` seats from ``first``
     fill before its turn? (Following keeps the color.)"""
     hero = s[S_HERO]
-    n = s[S_N]
     used = s[S_USED]
     h = s[S_HANDS + hero]
     if not s[S_COLORS + hero] >> c & 1:
@@ -542,13 +551,10 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
         sh = 4 * v - 4
         if h >> sh & 15 and not used >> (sh + c) & 1 and ((red and c != 0) or v < best):
             low += 1
-            x = False
-            for t in range(m):
-                i = (first + t) % n
-                if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
-                    x = True
-                    by |= 1 << i
-            hit += x
+            x = _takers(s, sh, c, first, m)
+            if x:
+                hit += 1
+                by |= x
     return low - _stolen(by, hit) >= 1
 
 
