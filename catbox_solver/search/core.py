@@ -435,13 +435,10 @@ def _lead_loses(s: Arr) -> bool:
                         if w < v:
                             above = False
                             break
-                        x = False
-                        for u in range(1, t):
-                            j = (hero + u) % n
-                            if s[S_HANDS + j] >> shw & 15 and s[S_COLORS + j] >> c & 1:
-                                x = True
-                                by |= 1 << j
-                        hit += x
+                        x = _takers(s, shw, c, (hero + 1) % n, t - 1)
+                        if x:
+                            hit += 1
+                            by |= x
                 if not above or opts == 0:
                     continue
                 if opts - _stolen(by, hit) >= 1:
@@ -572,9 +569,10 @@ def hero_ducks_twice(s: Arr) -> bool:
     hero = s[S_HERO]
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
+    win = _winner(s, tlen) if tlen else 0  # index of the winning play so far
     played = (hero - leader) % n < tlen
     if played:
-        if (leader + _winner(s, tlen)) % n == hero:
+        if (leader + win) % n == hero:
             return False
     elif not hero_ducks(s):
         return False
@@ -586,28 +584,25 @@ def hero_ducks_twice(s: Arr) -> bool:
             base += 1 << (2 * i)
             cand |= 1 << i
     if tlen:
-        cand |= 1 << ((leader + _winner(s, tlen)) % n)
+        cand |= 1 << ((leader + win) % n)
     cols = s[S_COLORS + hero]
     own = 0 if played else 1
     lost = 0  # colors the hero may lose by its play now
     if not played and tlen:
         c0 = s[S_TRICK] & 3
-        wcard = s[S_TRICK + _winner(s, tlen)]
+        wcard = s[S_TRICK + win]
         p0 = (leader + tlen) % n
         if not _low_follow(s, c0, wcard >> 2, (wcard & 3) == 0, p0, (hero - p0) % n):
             lost = 1 << c0
     elif not played and leader != hero:
         lost = s[S_COLORS + leader]
     used = s[S_USED]
+    # the hero's colors in the next trick: without each color it may lose, or (bit 4,
+    # outside the four colors) all of them when it loses none
     for x in range(5):
-        if x < 4:
-            if not lost >> x & 1:
-                continue
-            hc = cols & ~(1 << x)
-        elif lost:
+        if not (lost if lost else 16) >> x & 1:
             continue
-        else:
-            hc = cols
+        hc = cols & ~(1 << x)
         for nl in range(n):
             if not cand >> nl & 1:
                 continue

@@ -611,6 +611,13 @@ class Search:
                         break
         return True
 
+    def _takers(self, sh: int, c: int, first: int, m: int) -> set[int]:
+        """The seats, of the ``m`` from ``first`` on, that could fill the cell of color
+        ``c`` of the value at bit ``sh`` (they hold the value and have the color)."""
+        st = self.st
+        seats = ((first + t) % st.n for t in range(m))
+        return {i for i in seats if st.hands[i] >> sh & 15 and st.colors[i] >> c & 1}
+
     def _duck(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
         """Does the hero, following a trick led in color ``c`` whose winning card so far is
         ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -634,12 +641,9 @@ class Search:
                     follow += 1
                     if (red and c != 0) or v < best:
                         low += 1
-                        hit = False
-                        for hand, colors, i in seats:
-                            if hand >> sh & 15 and colors >> c & 1:
-                                hit = True
-                                low_by.add(i)
-                        low_hit += hit
+                        takers = self._takers(sh, c, first, m)
+                        low_hit += bool(takers)
+                        low_by |= takers
                 other = free & 14 & ~(1 << c)  # plain cards of other colors lose
                 if red and c != 0 and v < best and free & 1:
                     other |= 1  # a lower red loses to the winning red
@@ -674,9 +678,10 @@ class Search:
         hero = self.hero
         leader = st.leader
         trick = st.trick
+        win = trick_winner_index(trick) if trick else 0  # the winning play so far
         played = (hero - leader) % n < len(trick)
         if played:
-            if (leader + trick_winner_index(trick)) % n == hero:
+            if (leader + win) % n == hero:
                 return False
         elif not self._hero_ducks():
             return False
@@ -684,14 +689,14 @@ class Search:
         still = [i for i in still if i != hero]
         leaders = set(still)
         if trick:
-            leaders.add((leader + trick_winner_index(trick)) % n)
+            leaders.add((leader + win) % n)
         cols = st.colors[hero]
         if played or leader == hero:
             colsets = [cols]
         elif trick:
             # it keeps the led color if it surely has a follow that loses (and plays it)
             c0 = trick[0].color
-            best = trick[trick_winner_index(trick)]
+            best = trick[win]
             p0 = (leader + len(trick)) % n
             if self._low_follow(c0, best.value, best.color == 0, p0, (hero - p0) % n):
                 colsets = [cols]
@@ -725,7 +730,6 @@ class Search:
         st = self.st
         if not st.colors[self.hero] >> c & 1:
             return False
-        seats = [(first + t) % st.n for t in range(m)]
         low = hit = 0
         by: set[int] = set()
         for v in range(1, st.nv + 1):
@@ -735,7 +739,7 @@ class Search:
             if not ((red and c != 0) or v < best):
                 continue
             low += 1
-            takers = {i for i in seats if st.hands[i] >> sh & 15 and st.colors[i] >> c & 1}
+            takers = self._takers(sh, c, first, m)
             hit += bool(takers)
             by |= takers
         return low - min(hit, len(by)) >= 1
@@ -823,18 +827,12 @@ class Search:
                     ]
                     if not opts or min(opts) < v:
                         continue
-                    between = [(hero + u) % n for u in range(1, t)]
-                    by = {
-                        j for j in between for w in opts
-                        if st.hands[j] >> (4 * w - 4) & 15 and st.colors[j] >> c & 1
-                    }
-                    hit = sum(
-                        1 for w in opts
-                        if any(
-                            st.hands[j] >> (4 * w - 4) & 15 and st.colors[j] >> c & 1
-                            for j in between
-                        )
-                    )
+                    by: set[int] = set()
+                    hit = 0
+                    for w in opts:
+                        takers = self._takers(4 * w - 4, c, (hero + 1) % n, t - 1)
+                        hit += bool(takers)
+                        by |= takers
                     if len(opts) - min(hit, len(by)) >= 1:
                         return True
         return False
