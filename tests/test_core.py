@@ -25,6 +25,7 @@ from catbox_solver.search.core import (
     _low_follow,
     bounds,
     capacity,
+    capacity_holds,
     gen_plays,
     hero_ducks,
     hero_ducks_twice,
@@ -292,6 +293,62 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
     assert played > 1000, played
     assert leads > 30, leads
     assert brute > 400, brute
+
+
+def _u_at_least(pos: Position, hero: int, r: int, memo: dict[Position, bool]) -> bool:
+    """Brute force over the rules engine, for r < 0 (tricks won counted from zero): can
+    the hero make sure to cause no paradox, or to cause it after at most -1 - r wins?"""
+    got = memo.get(pos)
+    if got is None:
+        plays = pos.legal_plays()
+        if not plays:
+            got = pos.paradox_by != hero or -1 - pos.tricks_won[hero] >= r
+        elif pos.to_move == hero:
+            got = any(_u_at_least(pos.after(pl), hero, r, memo) for pl in plays)
+        else:
+            got = all(_u_at_least(pos.after(pl), hero, r, memo) for pl in plays)
+        memo[pos] = got
+    return got
+
+
+def test_capacity_holds_means_at_least_r() -> None:
+    """capacity_holds (compiled) equals Search._capacity_holds, and every time it says
+    u >= r the hero can make sure of it (brute force over Position); in every trick under
+    way of random rounds and paradox-free lines of every ruleset, for every seat and every
+    r from -tricks_left to -1."""
+    rng = random.Random(14)
+    positions = [p for p in _round_positions() if p.trick]
+    for rules in RULESETS:
+        for _ in range(4):
+            positions.extend(p for p in _pf_line(rules, rng) if p.trick)
+    row = np.zeros(96, np.int64)
+    checked = yes = own = played = brute = 0
+    for pos in positions:
+        plays = pos.legal_plays()
+        if not plays:
+            continue
+        fs = FastState(pos)
+        for hero in range(fs.n):
+            search = Search(pos, hero, engine="python")
+            s = _core(fs, hero, tt_bits=1).s
+            k = gen_plays(s, row)
+            base = pos._replace(tricks_won=(0,) * fs.n)
+            for r in range(-fs.tricks_left, 0):
+                got = bool(capacity_holds(s, row, k, r))
+                assert got == search._capacity_holds(r, fs.legal()), (repr(pos), hero, r)
+                checked += 1
+                if not got:
+                    continue
+                yes += 1
+                own += pos.to_move == hero
+                played += (hero - fs.leader) % fs.n < len(fs.trick)
+                if r > -fs.tricks_left and fs.tricks_left <= 3:
+                    brute += 1
+                    assert _u_at_least(base, hero, r, {}), (repr(pos), hero, r)
+    assert checked > 10000, checked
+    assert 2000 < yes < checked - 2000, (yes, checked)
+    assert own > 300 and played > 1000, (own, played)
+    assert brute > 500, brute
 
 
 # ---- the search: compiled u(r) against the Python u(r) --------------------------------------

@@ -447,6 +447,33 @@ def _lead_loses(s: Arr) -> bool:
 
 
 @njit(cache=True)
+def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
+    """Search._capacity_holds: in a trick under way, with ``row[:k]`` the plays of the
+    player to move, does the hero's capacity alone show u >= r (r < 0)?"""
+    n = s[S_N]
+    hero = s[S_HERO]
+    leader = s[S_LEADER]
+    tlen = s[S_TLEN]
+    if (hero - leader) % n < tlen:
+        win = 1 if (leader + _winner(s, tlen)) % n == hero else 0
+        return -1 - capacity(s, hero) - win >= r
+    if (leader + tlen) % n != hero:
+        return -1 - capacity(s, hero) >= r
+    for j in range(k):
+        pl = row[j]
+        w = _push(s, row, pl)
+        if w >= 0:
+            win = 1 if w == hero else 0
+        else:
+            win = 1 if (leader + _winner(s, tlen + 1)) % n == hero else 0
+        lo = -1 - capacity(s, hero) - win
+        _pop(s, row, pl, w)
+        if lo >= r:
+            return True
+    return False
+
+
+@njit(cache=True)
 def hero_ducks(s: Arr) -> bool:
     """Can the hero, not yet played in this trick, make sure not to win it, whatever the
     others play before its turn? (The cornered hero: see game.) A coalition leader leads
@@ -1043,6 +1070,9 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         if hi < r:
             return False
     mine = p == hero
+    if r < 0 and tlen and capacity_holds(s, row, k, r):
+        # every trick the hero still wins takes one of its plays
+        return True
     if r <= 0 and tlen:
         if mine:
             if safe(s, hero, tl):

@@ -345,6 +345,9 @@ class Search:
                 if hi < r:
                     return False
         mine = p == hero
+        if r < 0 and trick and self._capacity_holds(r, plays):
+            # every trick the hero still wins takes one of its plays
+            return True
         if r <= 0 and trick:
             # the hero is safe for the plays it still has to make (one fewer if it has
             # played in this trick already)
@@ -577,6 +580,35 @@ class Search:
         if key is not None:
             self.tt[key] = res
         return res
+
+    def _capacity_holds(self, r: int, plays: list[Play]) -> bool:
+        """(r < 0, a trick under way, ``plays`` those of the player to move) Does the
+        hero's capacity alone show u >= r? Each trick it still wins takes one of its plays,
+        and it makes at most its capacity more plays (each lowers it by one at least): so
+        a paradox of the hero comes after at most capacity wins, plus this trick if its
+        card is winning it (a card not winning at its turn never wins the trick). The
+        cornered hero wants few wins: following in another color loses it the led color
+        and can spend more capacity than the card; at its turn it takes the play that
+        leaves the least."""
+        st = self.st
+        hero = self.hero
+        trick = st.trick
+        n = st.n
+        leader = st.leader
+        if (hero - leader) % n < len(trick):
+            win = (leader + trick_winner_index(trick)) % n == hero
+            return -1 - self._capacity(hero) - win >= r
+        if (leader + len(trick)) % n != hero:
+            return -1 - self._capacity(hero) >= r
+        for play in plays:
+            w = st.push(play)
+            if w < 0:
+                w = (leader + trick_winner_index(st.trick)) % n
+            lo = -1 - self._capacity(hero) - (w == hero)
+            st.pop()
+            if lo >= r:
+                return True
+        return False
 
     def _hero_ducks(self) -> bool:
         """Can the hero, not yet played in this trick, make sure not to win it whatever the
