@@ -315,22 +315,32 @@ def test_capacity_holds_means_at_least_r() -> None:
     """capacity_holds (compiled) equals Search._capacity_holds, and every time it says
     u >= r the hero can make sure of it (brute force over Position); in every trick under
     way of random rounds and paradox-free lines of every ruleset, for every seat and every
-    r from -tricks_left to -1."""
+    r from -tricks_left to -1. At the start of a trick, the lower bound of ``bounds``
+    (another seat's capacity among it) likewise."""
     rng = random.Random(14)
-    positions = [p for p in _round_positions() if p.trick]
+    positions = list(_round_positions())
     for rules in RULESETS:
         for _ in range(4):
-            positions.extend(p for p in _pf_line(rules, rng) if p.trick)
+            positions.extend(_pf_line(rules, rng))
     row = np.zeros(96, np.int64)
-    checked = yes = own = played = brute = 0
+    checked = yes = own = played = brute = starts = others = 0
     for pos in positions:
         plays = pos.legal_plays()
         if not plays:
             continue
         fs = FastState(pos)
+        small = fs.tricks_left <= 3
         for hero in range(fs.n):
             search = Search(pos, hero, engine="python")
             s = _core(fs, hero, tt_bits=1).s
+            if not fs.trick:
+                lo = bounds(s)[0]
+                if -fs.tricks_left < lo < 0 and small:
+                    starts += 1
+                    others += lo > -1 - int(capacity(s, hero))
+                    base = pos._replace(tricks_won=(0,) * fs.n)
+                    assert _u_at_least(base, hero, lo, {}), (repr(pos), hero, lo)
+                continue
             k = gen_plays(s, row)
             base = pos._replace(tricks_won=(0,) * fs.n)
             for r in range(-fs.tricks_left, 0):
@@ -342,13 +352,14 @@ def test_capacity_holds_means_at_least_r() -> None:
                 yes += 1
                 own += pos.to_move == hero
                 played += (hero - fs.leader) % fs.n < len(fs.trick)
-                if r > -fs.tricks_left and fs.tricks_left <= 3:
+                if r > -fs.tricks_left and small:
                     brute += 1
                     assert _u_at_least(base, hero, r, {}), (repr(pos), hero, r)
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert own > 300 and played > 1000, (own, played)
     assert brute > 500, brute
+    assert starts > 100 and others > 20, (starts, others)
 
 
 # ---- the search: compiled u(r) against the Python u(r) --------------------------------------

@@ -281,14 +281,17 @@ def bounds(s: Arr) -> tuple[int, int]:
     cap = capacity(s, hero)
     if cap >= tl and safe(s, hero, tl):
         return 0, tl
+    least = tl  # the smallest capacity of another seat
     for seat in range(n):
         if seat != hero:
             c = capacity(s, seat)
             if c < tl and safe(s, hero, c + 1):
                 return 0, tl
+            if c < least:
+                least = c
     if cap >= tl:
-        return -tl, tl
-    lo = -1 - cap
+        return -1 - least if least < tl else -tl, tl
+    lo = -1 - (cap if cap < least else least)
     turns = cap + 1
     for seat in range(n):
         if seat != hero and not safe(s, seat, turns):
@@ -449,11 +452,14 @@ def _lead_loses(s: Arr) -> bool:
 @njit(cache=True)
 def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
     """Search._capacity_holds: in a trick under way, with ``row[:k]`` the plays of the
-    player to move, does the hero's capacity alone show u >= r (r < 0)?"""
+    player to move, do the capacities alone show u >= r (r < 0)?"""
     n = s[S_N]
     hero = s[S_HERO]
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
+    for i in range(n):
+        if i != hero and -1 - capacity(s, i) - (1 if (i - leader) % n < tlen else 0) >= r:
+            return True
     if (hero - leader) % n < tlen:
         win = 1 if (leader + _winner(s, tlen)) % n == hero else 0
         return -1 - capacity(s, hero) - win >= r

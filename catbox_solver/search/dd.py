@@ -431,11 +431,12 @@ class Search:
         min(copies it holds, empty cells of that value in its colors) -- can only shrink.
         It wins a trick only with a play, so u >= -1 - capacity. If some color keeps it
         safe (:meth:`_safe`) for the ``tl`` plays it must make, u >= 0; so too if another
-        seat's capacity c is below ``tl`` and the hero is safe for c + 1 turns. If its
-        capacity is
-        below ``tl`` it is stuck at its (capacity + 1)-th turn at the latest; when every
-        other seat is safe for that many turns, the coalition can make sure that nobody
-        else is stuck first, so u <= -1."""
+        seat's capacity c is below ``tl`` and the hero is safe for c + 1 turns. Another
+        seat with capacity c is stuck at its (c + 1)-th turn at the latest, which ends the
+        round within c + 1 tricks: the hero wins at most c tricks before any paradox of
+        its own, so u >= -1 - c too. If its capacity is below ``tl`` it is stuck at its
+        (capacity + 1)-th turn at the latest; when every other seat is safe for that many
+        turns, the coalition can make sure that nobody else is stuck first, so u <= -1."""
         st = self.st
         hero = self.hero
         cap = self._capacity(hero)
@@ -443,14 +444,16 @@ class Search:
             return 0, tl
         # another seat that must get stuck at its (c+1)-th turn at the latest, while the
         # hero is safe for that many turns: the round ends in someone else's paradox
+        least = tl  # the smallest capacity of another seat
         for seat in range(st.n):
             if seat != hero:
                 c = self._capacity(seat)
                 if c < tl and self._safe(hero, c + 1):
                     return 0, tl
+                least = min(least, c)
         if cap >= tl:
-            return -tl, tl
-        lo = -1 - cap
+            return (-1 - least if least < tl else -tl), tl
+        lo = -1 - min(cap, least)
         turns = cap + 1
         for seat in range(st.n):
             if seat != hero and not self._safe(seat, turns):
@@ -582,8 +585,11 @@ class Search:
         return res
 
     def _capacity_holds(self, r: int, plays: list[Play]) -> bool:
-        """(r < 0, a trick under way, ``plays`` those of the player to move) Does the
-        hero's capacity alone show u >= r? Each trick it still wins takes one of its plays,
+        """(r < 0, a trick under way, ``plays`` those of the player to move) Do the
+        capacities alone show u >= r? Another seat with capacity c is stuck at its
+        (c + 1)-th turn at the latest, which ends the round: the hero wins at most c more
+        tricks before that (c + 1 if the seat has played in this trick). Each trick the
+        hero still wins takes one of its plays,
         and it makes at most its capacity more plays (each lowers it by one at least): so
         a paradox of the hero comes after at most capacity wins, plus this trick if its
         card is winning it (a card not winning at its turn never wins the trick). The
@@ -595,6 +601,10 @@ class Search:
         trick = st.trick
         n = st.n
         leader = st.leader
+        for i in range(n):
+            if i != hero:
+                if -1 - self._capacity(i) - ((i - leader) % n < len(trick)) >= r:
+                    return True
         if (hero - leader) % n < len(trick):
             win = (leader + trick_winner_index(trick)) % n == hero
             return -1 - self._capacity(hero) - win >= r
