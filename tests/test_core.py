@@ -29,6 +29,7 @@ from catbox_solver.search.core import (
     gen_plays,
     hero_ducks,
     hero_ducks_twice,
+    red_holds,
     safe,
 )
 from catbox_solver.search.dd import Search, solve, value_only
@@ -360,6 +361,41 @@ def test_capacity_holds_means_at_least_r() -> None:
     assert own > 300 and played > 1000, (own, played)
     assert brute > 500, brute
     assert starts > 100 and others > 20, (starts, others)
+
+
+def test_red_holds_means_the_hero_loses_a_trick_or_is_never_stuck() -> None:
+    """red_holds (compiled) equals Search._red_holds, and every time it says yes the hero
+    can make sure to cause no paradox or to lose one of the tricks before it, u >= 1 -
+    tricks_left (brute force over Position); on every position of random rounds and
+    paradox-free lines of every ruleset, for every seat."""
+    rng = random.Random(15)
+    positions = list(_round_positions())
+    for rules in RULESETS:
+        for _ in range(4):
+            positions.extend(_pf_line(rules, rng))
+    checked = yes = played = leads = brute = 0
+    for pos in positions:
+        if not pos.legal_plays():
+            continue
+        fs = FastState(pos)
+        for hero in range(fs.n):
+            got = bool(red_holds(_core(fs, hero, tt_bits=1).s))
+            assert got == Search(pos, hero, engine="python")._red_holds(), (repr(pos), hero)
+            checked += 1
+            if not got:
+                continue
+            yes += 1
+            played += (hero - fs.leader) % fs.n < len(fs.trick)
+            leads += hero == fs.leader and not fs.trick
+            if fs.tricks_left <= (3 if fs.n < 4 else 2):  # (brute force: time)
+                brute += 1
+                base = pos._replace(tricks_won=(0,) * fs.n)
+                r = 1 - fs.tricks_left
+                assert _u_at_least(base, hero, r, {}), (repr(pos), hero, r)
+    assert checked > 10000, checked
+    assert 300 < yes < checked - 2000, (yes, checked)
+    assert played > 50 and leads > 20, (played, leads)
+    assert brute > 200, brute
 
 
 # ---- the search: compiled u(r) against the Python u(r) --------------------------------------

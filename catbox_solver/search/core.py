@@ -480,6 +480,31 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
 
 
 @njit(cache=True)
+def red_holds(s: Arr) -> bool:
+    """Search._red_holds: do the cornered hero's reds last until the end of the round,
+    unless it loses a trick?"""
+    if s[S_MUST] or not s[S_LOSSLED]:
+        return False
+    hero = s[S_HERO]
+    cols = s[S_COLORS + hero]
+    used = s[S_USED]
+    if not cols & 1 or (not used & s[S_REDROW] and (cols != 1 or s[S_REDLEAD] == 1)):
+        return False
+    h = s[S_HANDS + hero]
+    reds = 0
+    for v in range(s[S_NV]):
+        if h >> (4 * v) & 15 and not used >> (4 * v) & 1:
+            reds += 1
+    n = s[S_N]
+    leader = s[S_LEADER]
+    tlen = s[S_TLEN]
+    tl = s[S_TL]
+    if (hero - leader) % n < tlen:
+        return bool(reds - (n - tlen) >= tl - 1)
+    return bool(reds - (hero - leader - tlen) % n >= tl)
+
+
+@njit(cache=True)
 def hero_ducks(s: Arr) -> bool:
     """Can the hero, not yet played in this trick, make sure not to win it, whatever the
     others play before its turn? (The cornered hero: see game.) A coalition leader leads
@@ -1039,6 +1064,8 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
             if (leader + _winner(s, tlen)) % n != hero:
                 return True
         elif hero_ducks(s):
+            return True
+        if red_holds(s):
             return True
     elif r <= 2 - tl and tl >= 3 and s[S_MUST] == 0 and s[S_LOSSLED]:
         # the hero surely loses this trick and the next: u >= -(tl - 2)

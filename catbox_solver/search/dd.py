@@ -318,6 +318,8 @@ class Search:
                     return True
             elif self._hero_ducks():
                 return True
+            if self._red_holds():
+                return True
         elif r <= 2 - tl and tl >= 3 and not st.must_follow and self.loss_led:
             # the hero surely loses this trick and the next: u >= -(tl - 2)
             if self._hero_ducks_twice():
@@ -583,6 +585,34 @@ class Search:
         if key is not None:
             self.tt[key] = res
         return res
+
+    def _red_holds(self) -> bool:
+        """(r = 1 - tl: the coalition needs the hero to win every trick but the last and
+        to be stuck in it) Do the hero's reds last to the end of the round, unless it
+        loses a trick? Its *live reds*: the values it holds whose red cell is empty. It
+        plays its lowest live red at each turn. Another seat can fill the red cell of a
+        value it holds only with a red of that value: before the hero's card in this
+        trick (each seat before it, once), or after it, where the red beats a lower card
+        and the hero loses the trick; a red below the hero's card takes no live red of
+        its own. So with as many live reds, less one for each seat that plays before its
+        next turn in this trick, as turns to come, it is never stuck. Official reading
+        (free following, the led color lost), red in its colors, and red leadable: broken
+        already, or its only color (the leader with no other legal play may lead red)."""
+        st = self.st
+        if st.must_follow or not self.loss_led:
+            return False
+        hero = self.hero
+        cols = st.colors[hero]
+        used = st.used
+        if not cols & 1 or (not used & st.redrow and (cols != 1 or not self.red_ok)):
+            return False
+        h = st.hands[hero]
+        reds = sum(1 for v in range(st.nv) if h >> (4 * v) & 15 and not used >> (4 * v) & 1)
+        n = st.n
+        done = len(st.trick)
+        if (hero - st.leader) % n < done:
+            return reds - (n - done) >= st.tricks_left - 1
+        return reds - (hero - st.leader - done) % n >= st.tricks_left
 
     def _capacity_holds(self, r: int, plays: list[Play]) -> bool:
         """(r < 0, a trick under way, ``plays`` those of the player to move) Do the
