@@ -210,6 +210,12 @@ def _capacity_in(s: Arr, seat: int, cols: int) -> int:
 def safe(s: Arr, seat: int, plays_needed: int) -> bool:
     """Can ``seat`` make each of its next ``plays_needed`` plays whatever the others do?
     (Search._safe: capacity minus the damage the others can do in time.)"""
+    return _safe_in(s, seat, plays_needed, 15)
+
+
+@njit(cache=True)
+def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
+    """safe, with the others filling only cells of the colors in ``fillable``."""
     if not s[S_LOSSLED]:
         return False
     n = s[S_N]
@@ -237,7 +243,7 @@ def safe(s: Arr, seat: int, plays_needed: int) -> bool:
                     if i != seat:
                         hc = s[S_HANDS + i] >> sh & 15
                         if hc:
-                            m = free & s[S_COLORS + i]
+                            m = free & s[S_COLORS + i] & fillable
                             if m:
                                 threat |= m
                                 k += hc
@@ -481,27 +487,18 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
 
 @njit(cache=True)
 def red_holds(s: Arr) -> bool:
-    """Search._red_holds: do the cornered hero's reds last until the end of the round,
-    unless it loses a trick?"""
-    if s[S_MUST] or not s[S_LOSSLED]:
-        return False
+    """Search._red_holds: is the cornered hero safe to the end of the round, unless it
+    loses a trick, with its red cells out of the others' reach?"""
     hero = s[S_HERO]
-    cols = s[S_COLORS + hero]
-    used = s[S_USED]
-    if not cols & 1 or (not used & s[S_REDROW] and (cols != 1 or s[S_REDLEAD] == 1)):
+    if s[S_MUST] or not s[S_COLORS + hero] & 1:
         return False
-    h = s[S_HANDS + hero]
-    reds = 0
-    for v in range(s[S_NV]):
-        if h >> (4 * v) & 15 and not used >> (4 * v) & 1:
-            reds += 1
     n = s[S_N]
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
     tl = s[S_TL]
     if (hero - leader) % n < tlen:
-        return bool(reds - (n - tlen) >= tl - 1)
-    return bool(reds - (hero - leader - tlen) % n >= tl)
+        return _safe_in(s, hero, tl - 1 + n - tlen, 14)
+    return _safe_in(s, hero, tl + (hero - leader - tlen) % n, 14)
 
 
 @njit(cache=True)

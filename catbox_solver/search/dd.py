@@ -462,7 +462,7 @@ class Search:
                 return lo, tl
         return lo, -1
 
-    def _safe(self, seat: int, plays_needed: int) -> bool:
+    def _safe(self, seat: int, plays_needed: int, fillable: int = 15) -> bool:
         """Counting fact: ``seat`` can make each of its next ``plays_needed`` plays,
         whatever the others do.
 
@@ -482,7 +482,8 @@ class Search:
         the seat always has a legal play. (Cells nobody else can fill make D = 0 for their value:
         this contains the reserved-cell matching.) Needs the official color loss (the led
         color is lost). Red cells count unless red can never be led (quick-reference
-        reading) while red is unbroken."""
+        reading) while red is unbroken. The others fill only cells of the colors in
+        ``fillable`` (all four by default)."""
         if not self.loss_led:
             return False
         st = self.st
@@ -509,7 +510,7 @@ class Search:
                         if i != seat:
                             hc = hands[i] >> sh & 15
                             if hc:
-                                m = free & colors[i]
+                                m = free & colors[i] & fillable
                                 if m:
                                     threat |= m
                                     k += hc
@@ -588,31 +589,27 @@ class Search:
 
     def _red_holds(self) -> bool:
         """(r = 1 - tl: the coalition needs the hero to win every trick but the last and
-        to be stuck in it) Do the hero's reds last to the end of the round, unless it
-        loses a trick? Its *live reds*: the values it holds whose red cell is empty. It
-        plays its lowest live red at each turn. Another seat can fill the red cell of a
-        value it holds only with a red of that value: before the hero's card in this
-        trick (each seat before it, once), or after it, where the red beats a lower card
-        and the hero loses the trick; a red below the hero's card takes no live red of
-        its own. So with as many live reds, less one for each seat that plays before its
-        next turn in this trick, as turns to come, it is never stuck. Official reading
-        (free following, the led color lost), red in its colors, and red leadable: broken
-        already, or its only color (the leader with no other legal play may lead red)."""
+        to be stuck in it) Is the hero safe (:meth:`_safe`) to the end of the round with
+        its red cells out of the others' reach, unless it loses a trick? When it plays
+        red it plays its lowest *live* red (a value it holds whose red cell is empty).
+        Another seat fills the red cell of a value the hero holds only with a red of
+        that value: before the hero's card in this trick (each seat before it, once), or
+        after it, where that red beats a plain card or a lower red and the hero loses the
+        trick; a red below the hero's lowest live red takes none of them. So the safe-seat
+        test holds with only blue, yellow and green cells filled by the others, and with
+        one more turn to survive for each seat that plays before its next turn in this
+        trick (after its card, if it has played: its red may not be its lowest).
+        Official color loss, free following."""
         st = self.st
-        if st.must_follow or not self.loss_led:
-            return False
         hero = self.hero
-        cols = st.colors[hero]
-        used = st.used
-        if not cols & 1 or (not used & st.redrow and (cols != 1 or not self.red_ok)):
+        if st.must_follow or not st.colors[hero] & 1:
             return False
-        h = st.hands[hero]
-        reds = sum(1 for v in range(st.nv) if h >> (4 * v) & 15 and not used >> (4 * v) & 1)
         n = st.n
         done = len(st.trick)
+        tl = st.tricks_left
         if (hero - st.leader) % n < done:
-            return reds - (n - done) >= st.tricks_left - 1
-        return reds - (hero - st.leader - done) % n >= st.tricks_left
+            return self._safe(hero, tl - 1 + n - done, 14)
+        return self._safe(hero, tl + (hero - st.leader - done) % n, 14)
 
     def _capacity_holds(self, r: int, plays: list[Play]) -> bool:
         """(r < 0, a trick under way, ``plays`` those of the player to move) Do the
