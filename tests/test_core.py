@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -238,24 +239,37 @@ def test_low_follow_means_a_losing_follow_at_its_turn() -> None:
     assert stolen > 100, stolen
 
 
-def _loses_twice(pos: Position, hero: int, stop: int, memo: dict[Position, bool]) -> bool:
-    """Brute force over the rules engine: can the hero, whatever the others play, make
-    sure it wins neither this trick nor the next (``stop``: the tricks left when both are
-    done)? A seat with no legal play ends the round (or is the hero's paradox): done."""
-    if pos.tricks_won[hero] or pos.tricks_left == stop:
-        return not pos.tricks_won[hero]
+def _hero_can(
+    pos: Position,
+    hero: int,
+    verdict: Callable[[Position, list[Play]], bool | None],
+    memo: dict[Position, bool],
+) -> bool:
+    """Brute force over the rules engine: can the hero, whatever the others play, reach a
+    position where ``verdict`` (given the position and its legal plays) says True? It
+    says None to play on; it must decide a position with no legal play."""
     got = memo.get(pos)
-    if got is not None:
-        return got
-    plays = pos.legal_plays()
-    if not plays:
-        got = True
-    elif pos.to_move == hero:
-        got = any(_loses_twice(pos.after(pl), hero, stop, memo) for pl in plays)
-    else:
-        got = all(_loses_twice(pos.after(pl), hero, stop, memo) for pl in plays)
-    memo[pos] = got
+    if got is None:
+        plays = pos.legal_plays()
+        got = verdict(pos, plays)
+        if got is None:
+            kids = (_hero_can(pos.after(pl), hero, verdict, memo) for pl in plays)
+            got = any(kids) if pos.to_move == hero else all(kids)
+        memo[pos] = got
     return got
+
+
+def _loses_twice(pos: Position, hero: int, stop: int) -> bool:
+    """Can the hero, whatever the others play, make sure it wins neither this trick nor
+    the next (``stop``: the tricks left when both are done)? A seat with no legal play
+    ends the round (or is the hero's paradox): done."""
+
+    def verdict(p: Position, plays: list[Play]) -> bool | None:
+        if p.tricks_won[hero] or p.tricks_left == stop:
+            return not p.tricks_won[hero]
+        return True if not plays else None
+
+    return _hero_can(pos, hero, verdict, {})
 
 
 def test_hero_ducks_twice_means_two_tricks_lost() -> None:
@@ -288,7 +302,7 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
             if fs.tricks_left <= (4 if fs.n < 5 else 3):  # (brute force: time)
                 brute += 1
                 base = pos._replace(tricks_won=(0,) * fs.n)
-                assert _loses_twice(base, hero, fs.tricks_left - 2, {}), (repr(pos), hero)
+                assert _loses_twice(base, hero, fs.tricks_left - 2), (repr(pos), hero)
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert played > 1000, played
@@ -296,20 +310,16 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
     assert brute > 400, brute
 
 
-def _u_at_least(pos: Position, hero: int, r: int, memo: dict[Position, bool]) -> bool:
-    """Brute force over the rules engine, for r < 0 (tricks won counted from zero): can
-    the hero make sure to cause no paradox, or to cause it after at most -1 - r wins?"""
-    got = memo.get(pos)
-    if got is None:
-        plays = pos.legal_plays()
-        if not plays:
-            got = pos.paradox_by != hero or -1 - pos.tricks_won[hero] >= r
-        elif pos.to_move == hero:
-            got = any(_u_at_least(pos.after(pl), hero, r, memo) for pl in plays)
-        else:
-            got = all(_u_at_least(pos.after(pl), hero, r, memo) for pl in plays)
-        memo[pos] = got
-    return got
+def _u_at_least(pos: Position, hero: int, r: int) -> bool:
+    """For r <= 0 (tricks won counted from zero): can the hero make sure to cause no
+    paradox, or to cause it after at most -1 - r wins?"""
+
+    def verdict(p: Position, plays: list[Play]) -> bool | None:
+        if plays:
+            return None
+        return p.paradox_by != hero or -1 - p.tricks_won[hero] >= r
+
+    return _hero_can(pos, hero, verdict, {})
 
 
 def test_capacity_holds_means_at_least_r() -> None:
@@ -340,7 +350,7 @@ def test_capacity_holds_means_at_least_r() -> None:
                     starts += 1
                     others += lo > -1 - int(capacity(s, hero))
                     base = pos._replace(tricks_won=(0,) * fs.n)
-                    assert _u_at_least(base, hero, lo, {}), (repr(pos), hero, lo)
+                    assert _u_at_least(base, hero, lo), (repr(pos), hero, lo)
                 continue
             k = gen_plays(s, row)
             base = pos._replace(tricks_won=(0,) * fs.n)
@@ -355,7 +365,7 @@ def test_capacity_holds_means_at_least_r() -> None:
                 played += (hero - fs.leader) % fs.n < len(fs.trick)
                 if r > -fs.tricks_left and small:
                     brute += 1
-                    assert _u_at_least(base, hero, r, {}), (repr(pos), hero, r)
+                    assert _u_at_least(base, hero, r), (repr(pos), hero, r)
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert own > 300 and played > 1000, (own, played)
@@ -391,7 +401,7 @@ def test_red_holds_means_the_hero_loses_a_trick_or_is_never_stuck() -> None:
                 brute += 1
                 base = pos._replace(tricks_won=(0,) * fs.n)
                 r = 1 - fs.tricks_left
-                assert _u_at_least(base, hero, r, {}), (repr(pos), hero, r)
+                assert _u_at_least(base, hero, r), (repr(pos), hero, r)
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert played > 300 and leads > 300, (played, leads)
