@@ -272,6 +272,39 @@ def _loses_twice(pos: Position, hero: int, stop: int) -> bool:
     return _hero_can(pos, hero, verdict, {})
 
 
+def _seat_test_cases(
+    positions: list[Position],
+    compiled: Callable[[np.ndarray], bool],
+    python: Callable[[Search], bool],
+    brute: Callable[[Position, int, FastState], bool],
+    small: Callable[[FastState], bool],
+) -> dict[str, int]:
+    """Asks a yes/no test of the search of every seat on every position with a legal
+    play: the compiled test and the Python one must agree, and each "yes" on a position
+    that is ``small`` must pass ``brute`` (given the position with the tricks won set to
+    zero). Returns the counts: checked, yes, played (the seat had played in the trick),
+    leads (the seat leads a new trick), brute."""
+    counts = dict.fromkeys(("checked", "yes", "played", "leads", "brute"), 0)
+    for pos in positions:
+        if not pos.legal_plays():
+            continue
+        fs = FastState(pos)
+        for hero in range(fs.n):
+            got = bool(compiled(_core(fs, hero, tt_bits=1).s))
+            assert got == python(Search(pos, hero, engine="python")), (repr(pos), hero)
+            counts["checked"] += 1
+            if not got:
+                continue
+            counts["yes"] += 1
+            counts["played"] += (hero - fs.leader) % fs.n < len(fs.trick)
+            counts["leads"] += hero == fs.leader and not fs.trick
+            if small(fs):
+                counts["brute"] += 1
+                base = pos._replace(tricks_won=(0,) * fs.n)
+                assert brute(base, hero, fs), (repr(pos), hero)
+    return counts
+
+
 def test_hero_ducks_twice_means_two_tricks_lost() -> None:
     """hero_ducks_twice (compiled) equals Search._hero_ducks_twice, and every time it says
     yes the hero can make sure, whatever the others play, to win neither this trick nor
@@ -284,25 +317,14 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
     for rules in rulesets:
         for _ in range(4):
             positions.extend(_pf_line(rules, rng))
-    checked = yes = played = leads = brute = 0
-    for pos in positions:
-        if pos.tricks_left < 3 or not pos.legal_plays():
-            continue
-        fs = FastState(pos)
-        for hero in range(fs.n):
-            got = bool(hero_ducks_twice(_core(fs, hero, tt_bits=1).s))
-            search = Search(pos, hero, engine="python")
-            assert got == search._hero_ducks_twice(), (repr(pos), hero)
-            checked += 1
-            if not got:
-                continue
-            yes += 1
-            played += (hero - fs.leader) % fs.n < len(fs.trick)
-            leads += hero == fs.leader and not fs.trick
-            if fs.tricks_left <= (4 if fs.n < 5 else 3):  # (brute force: time)
-                brute += 1
-                base = pos._replace(tricks_won=(0,) * fs.n)
-                assert _loses_twice(base, hero, fs.tricks_left - 2), (repr(pos), hero)
+    c = _seat_test_cases(
+        [p for p in positions if p.tricks_left >= 3],
+        hero_ducks_twice,
+        Search._hero_ducks_twice,
+        lambda base, hero, fs: _loses_twice(base, hero, fs.tricks_left - 2),
+        lambda fs: fs.tricks_left <= (4 if fs.n < 5 else 3),  # (brute force: time)
+    )
+    checked, yes, played, leads, brute = c.values()
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert played > 1000, played
@@ -383,25 +405,14 @@ def test_red_holds_means_the_hero_loses_a_trick_or_is_never_stuck() -> None:
     for rules in RULESETS:
         for _ in range(4):
             positions.extend(_pf_line(rules, rng))
-    checked = yes = played = leads = brute = 0
-    for pos in positions:
-        if not pos.legal_plays():
-            continue
-        fs = FastState(pos)
-        for hero in range(fs.n):
-            got = bool(red_holds(_core(fs, hero, tt_bits=1).s))
-            assert got == Search(pos, hero, engine="python")._red_holds(), (repr(pos), hero)
-            checked += 1
-            if not got:
-                continue
-            yes += 1
-            played += (hero - fs.leader) % fs.n < len(fs.trick)
-            leads += hero == fs.leader and not fs.trick
-            if fs.tricks_left <= (3 if fs.n < 4 else 2):  # (brute force: time)
-                brute += 1
-                base = pos._replace(tricks_won=(0,) * fs.n)
-                r = 1 - fs.tricks_left
-                assert _u_at_least(base, hero, r), (repr(pos), hero, r)
+    c = _seat_test_cases(
+        positions,
+        red_holds,
+        Search._red_holds,
+        lambda base, hero, fs: _u_at_least(base, hero, 1 - fs.tricks_left),
+        lambda fs: fs.tricks_left <= (3 if fs.n < 4 else 2),  # (brute force: time)
+    )
+    checked, yes, played, leads, brute = c.values()
     assert checked > 10000, checked
     assert 2000 < yes < checked - 2000, (yes, checked)
     assert played > 300 and leads > 300, (played, leads)
