@@ -616,13 +616,12 @@ class Search:
         capacities alone show u >= r? Another seat with capacity c is stuck at its
         (c + 1)-th turn at the latest, which ends the round: the hero wins at most c more
         tricks before that (c + 1 if the seat has played in this trick). Each trick the
-        hero still wins takes one of its plays,
-        and it makes at most its capacity more plays (each lowers it by one at least): so
-        a paradox of the hero comes after at most capacity wins, plus this trick if its
-        card is winning it (a card not winning at its turn never wins the trick). The
-        cornered hero wants few wins: following in another color loses it the led color
-        and can spend more capacity than the card; at its turn it takes the play that
-        leaves the least."""
+        hero still wins takes one of its plays, and it makes at most its capacity more
+        plays (each lowers it by one at least): so a paradox of the hero comes after at
+        most capacity wins, plus this trick if its card is winning it (a card not winning
+        at its turn never wins the trick). The cornered hero wants few wins: following in
+        another color loses it the led color and can spend more capacity than the card;
+        at its turn it takes the play that leaves the least."""
         st = self.st
         hero = self.hero
         trick = st.trick
