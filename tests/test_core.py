@@ -78,6 +78,17 @@ def _pf_line(rules: Ruleset, rng: random.Random) -> list[Position]:
     raise AssertionError(f"no paradox-free line for {rules}")
 
 
+def _test_positions(seed: int, rulesets: list[Ruleset], lines: int = 4) -> list[Position]:
+    """The positions of the random rounds of ``rulesets``, then those of ``lines``
+    paradox-free lines per ruleset (seeded by ``seed``)."""
+    rng = random.Random(seed)
+    out = [p for p in _round_positions() if p.rules in rulesets]
+    for rules in rulesets:
+        for _ in range(lines):
+            out.extend(_pf_line(rules, rng))
+    return out
+
+
 # ---- the move generator and the counting facts ------------------------------------------
 def test_gen_plays_is_fast_state_legal() -> None:
     """Same plays in the same order as FastState.legal (and Position.legal_plays) on every
@@ -311,12 +322,8 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
     the next (brute force over Position, 2-4 players); on every position of random rounds
     and paradox-free lines of the official readings (no need to follow, the led color
     lost), for every seat, with at least 3 tricks left."""
-    rng = random.Random(12)
     rulesets = [r for r in RULESETS if r.following == "free" and r.color_loss == "led"]
-    positions = [p for p in _round_positions() if p.rules in rulesets]
-    for rules in rulesets:
-        for _ in range(4):
-            positions.extend(_pf_line(rules, rng))
+    positions = _test_positions(12, rulesets)
     c = _seat_test_cases(
         [p for p in positions if p.tricks_left >= 3],
         hero_ducks_twice,
@@ -350,11 +357,7 @@ def test_capacity_holds_means_at_least_r() -> None:
     way of random rounds and paradox-free lines of every ruleset, for every seat and every
     r from -tricks_left to -1. At the start of a trick, the lower bound of ``bounds``
     (another seat's capacity among it) likewise."""
-    rng = random.Random(14)
-    positions = list(_round_positions())
-    for rules in RULESETS:
-        for _ in range(4):
-            positions.extend(_pf_line(rules, rng))
+    positions = _test_positions(14, RULESETS)
     row = np.zeros(96, np.int64)
     checked = yes = own = played = brute = starts = others = 0
     for pos in positions:
@@ -400,11 +403,7 @@ def test_red_holds_means_the_hero_loses_a_trick_or_is_never_stuck() -> None:
     can make sure to cause no paradox or to lose one of the tricks before it, u >= 1 -
     tricks_left (brute force over Position); on every position of random rounds and
     paradox-free lines of every ruleset, for every seat."""
-    rng = random.Random(15)
-    positions = list(_round_positions())
-    for rules in RULESETS:
-        for _ in range(4):
-            positions.extend(_pf_line(rules, rng))
+    positions = _test_positions(15, RULESETS)
     c = _seat_test_cases(
         positions,
         red_holds,
