@@ -19,11 +19,13 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import (
+    B_SIZE,
     PROBE_FIRST,
     PROBE_NODES,
     PROBE_TL,
     Core,
     _low_follow,
+    _order_low,
     bounds,
     capacity,
     capacity_holds,
@@ -516,6 +518,46 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert comparisons > 700
     # the tiny table really loses entries (more nodes to the same answers)
     assert small_nodes > big_nodes
+
+
+def test_void_coalition_seat_ruffs_last_when_the_hero_is_cornered() -> None:
+    """Move order at r < 0: a coalition seat with no play in the led color tries its red
+    plays after all its others, and the compiled order is the Python one, on the
+    positions of seeded paradox-free and random 4- and 5-player lines (every hero)."""
+    checked = with_red = 0
+    rng = random.Random(77)
+    for players in (4, 5):
+        rules = Ruleset(players=players)
+        for kind in ("paradox-free", "random") * 6:
+            if kind == "random":
+                line = random_line(start_position(rules, rng), rng)
+            else:
+                line = _pf_line(rules, rng)
+            for pos in line:
+                plays = pos.legal_plays()
+                if not pos.trick or len(plays) < 2:
+                    continue
+                if any(pl.color == pos.trick[0].color for pl in plays):
+                    continue
+                fs = FastState(pos)
+                for hero in range(players):
+                    p = pos.to_move
+                    if p == hero:
+                        continue
+                    python = Search(pos, hero, engine="python")._order_low(list(plays), p)
+                    core = _core(fs, hero)
+                    row = np.zeros(B_SIZE, dtype=np.int64)
+                    k = gen_plays(core.s, row)
+                    _order_low(core.s, row, k, p)
+                    compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
+                    assert compiled == python, (repr(pos), hero)
+                    reds = [i for i, pl in enumerate(python) if pl.color == 0]
+                    others = [i for i, pl in enumerate(python) if pl.color != 0]
+                    if reds and others:
+                        assert max(others) < min(reds), (repr(pos), hero, python)
+                        with_red += 1
+                    checked += 1
+    assert checked > 250 and with_red > 120, (checked, with_red)
 
 
 def test_probes_change_no_answer() -> None:

@@ -889,6 +889,19 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
     tlen = s[S_TLEN]
     if p != hero:
         _order(s, plays, k, p, False)
+        if tlen:
+            # a seat that cannot follow the led color discards in another color before it
+            # ruffs (see Search._order_low)
+            led = s[S_TRICK] & 3
+            void = True
+            for i in range(k):
+                if (plays[i] & 3) == led:
+                    void = False
+                    break
+            if void:
+                for i in range(k):
+                    plays[B_KEYS + i] = 1 if (plays[i] & 3) == 0 else 0
+                _sort(plays, k)
         leader = s[S_LEADER]
         if tlen and (hero - leader) % n < tlen:
             w = _winner(s, tlen)

@@ -1056,6 +1056,12 @@ class Search:
         trick = self.st.trick
         if p != self.hero:
             plays = self._order(plays, p, False)
+            if trick and all(pl.color != trick[0].color for pl in plays):
+                # a coalition seat that cannot follow the led color: red last. Session 7,
+                # every play of 132 such nodes searched on its own: 15 % of the red plays
+                # refuted the cornered hero, 44 % of the others (first-lead plays up to
+                # 73 % fewer nodes; from 5 or 6 tricks left no change)
+                plays = sorted(plays, key=lambda pl: pl.color == 0)
             st = self.st
             hero = self.hero
             done = len(trick)
