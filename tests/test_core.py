@@ -20,9 +20,11 @@ from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import (
     B_SIZE,
+    LEARNED_TL,
     PROBE_FIRST,
     PROBE_NODES,
     PROBE_TL,
+    S_TL,
     Core,
     _low_follow,
     _order_low,
@@ -521,9 +523,12 @@ def test_tiny_table_gives_the_same_answers() -> None:
 
 
 def test_void_coalition_seat_ruffs_last_when_the_hero_is_cornered() -> None:
-    """Move order at r < 0: a coalition seat with no play in the led color tries its red
-    plays after all its others, and the compiled order is the Python one, on the seeded
-    test positions of the official 4- and 5-player rules (every hero)."""
+    """Move order at r < 0: above LEARNED_TL tricks left a coalition seat with no play in
+    the led color tries its red plays after all its others (from LEARNED_TL down the
+    learned order decides, see the next test), and the compiled order is the Python one,
+    on the seeded test positions of the official 4- and 5-player rules (every hero). Few
+    of them have a seat that cannot follow that early, so each is also asked as if more
+    tricks were left (the orders read the tricks left only to choose the learned step)."""
     checked = with_red = 0
     for pos in _test_positions(77, [Ruleset(players=4), Ruleset(players=5)], lines=8):
         plays = pos.legal_plays()
@@ -536,20 +541,64 @@ def test_void_coalition_seat_ruffs_last_when_the_hero_is_cornered() -> None:
         for hero in range(pos.rules.players):
             if p == hero:
                 continue
-            python = Search(pos, hero, engine="python")._order_low(list(plays), p)
+            for early in (False, True):
+                search = Search(pos, hero, engine="python")
+                core = _core(fs, hero)
+                if early:
+                    search.st.tricks_left = max(fs.tricks_left, LEARNED_TL + 1)
+                    core.s[S_TL] = search.st.tricks_left
+                python = search._order_low(list(plays), p)
+                row = np.zeros(B_SIZE, dtype=np.int64)
+                k = gen_plays(core.s, row)
+                _order_low(core.s, row, k, p)
+                compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
+                assert compiled == python, (repr(pos), hero, early)
+                checked += 1
+                if search.st.tricks_left <= LEARNED_TL:
+                    continue
+                reds = [i for i, pl in enumerate(python) if pl.color == 0]
+                others = [i for i, pl in enumerate(python) if pl.color != 0]
+                if reds and others:
+                    assert max(others) < min(reds), (repr(pos), hero, python)
+                    with_red += 1
+    assert checked > 500 and with_red > 120, (checked, with_red)
+
+
+def test_coalition_order_when_cornered_is_the_same_in_both_engines() -> None:
+    """Move order at r < 0 at the coalition's turns, the learned order (from LEARNED_TL
+    tricks left down) included: the compiled order is the Python one on the seeded test
+    positions of the official 4- and 5-player rules, every hero, leads and follows, with
+    and without the learned step. The learned step must move plays on many of them."""
+    checked = learned = moved = leads = 0
+    for pos in _test_positions(78, [Ruleset(players=4), Ruleset(players=5)], lines=8):
+        plays = pos.legal_plays()
+        if len(plays) < 2:
+            continue
+        fs = FastState(pos)
+        p = pos.to_move
+        for hero in range(pos.rules.players):
+            if p == hero:
+                continue
+            search = Search(pos, hero, engine="python")
+            python = search._order_low(list(plays), p)
             core = _core(fs, hero)
             row = np.zeros(B_SIZE, dtype=np.int64)
             k = gen_plays(core.s, row)
             _order_low(core.s, row, k, p)
             compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
             assert compiled == python, (repr(pos), hero)
-            reds = [i for i, pl in enumerate(python) if pl.color == 0]
-            others = [i for i, pl in enumerate(python) if pl.color != 0]
-            if reds and others:
-                assert max(others) < min(reds), (repr(pos), hero, python)
-                with_red += 1
             checked += 1
-    assert checked > 250 and with_red > 120, (checked, with_red)
+            leads += not pos.trick
+            if fs.tricks_left <= LEARNED_TL:
+                learned += 1
+                # the learned step is the last one: the order is a fixed point of it
+                assert search._order_learned(python) == python, (repr(pos), hero)
+                # and it is not the identity on the hand-made order
+                hand = Search(pos, hero, engine="python")
+                hand.st.tricks_left = LEARNED_TL + 1
+                moved += hand._order_low(list(plays), p) != python
+    assert checked > 2000 and leads > 300, (checked, leads)
+    assert learned > 1500 and moved > 500, (learned, moved)
 
 
 def test_probes_change_no_answer() -> None:

@@ -84,6 +84,25 @@ PROBE_TL = 5
 PROBE_NODES = 500
 PROBE_FIRST = 5
 
+# The coalition's learned order when the hero is cornered (r < 0), from LEARNED_TL tricks
+# left down (session 8; see _order_learned and docs/search.md). Rows: the context of the
+# node (0: the coalition leads; 1: the hero has played and is not winning the trick; 2: the
+# hero has played and is winning it; 3: the hero plays later in the trick). Columns: the
+# play is in the led color, is red, takes the trick as it stands, fills a cell of the hero
+# (a value it holds, a color it has), a tight one (no more free cells of that value in
+# its colors than its copies), one of its highest value, is of a high value (above half
+# of the values), leads a color the hero could still follow with a free cell.
+LEARNED_TL = 6
+LEARNED_WEIGHTS = np.array(
+    [
+        [0, -4, 0, 0, 0, 0, 0, -4],
+        [1, -1, -1, 1, -2, 7, 1, 0],
+        [1, -1, 0, 3, 3, -1, 0, 0],
+        [0, -4, 0, 4, 0, 1, -4, 0],
+    ],
+    dtype=np.int64,
+)
+
 TT_WORDS = 4
 # one table entry (64 bytes, one cache line): the key words, then
 T_FLAG = 4  # 1: the entry is in use
@@ -880,6 +899,67 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
 
 
 @njit(cache=True)
+def _order_learned(s: Arr, plays: Arr, k: int) -> None:
+    """Search._order_learned: the coalition's plays at r < 0, stably sorted by their score
+    in LEARNED_WEIGHTS (higher first; equal scores keep the hand-made order). Why: the
+    hand-made order tried the refuting play late where it mattered most (session 7), and
+    every hand-made change traded one position for another. The weights were fitted on
+    about 10,000 coalition nodes of searches with 4 and 5 players, every play of each
+    searched on its own, to the fewest nodes spent before the refuting play."""
+    hero = s[S_HERO]
+    n = s[S_N]
+    tlen = s[S_TLEN]
+    leader = s[S_LEADER]
+    used = s[S_USED]
+    hh = s[S_HANDS + hero]
+    hc = s[S_COLORS + hero]
+    nv = s[S_NV]
+    top = 0
+    lead_cols = 0
+    for v in range(1, nv + 1):
+        if hh >> (4 * v - 4) & 15:
+            top = v
+            lead_cols |= ~(used >> (4 * v - 4)) & hc & 15
+    led = -1
+    wv = 0
+    wc = 0
+    ctx = 0
+    if tlen:
+        led = s[S_TRICK] & 3
+        w = _winner(s, tlen)
+        wv = s[S_TRICK + w] >> 2
+        wc = s[S_TRICK + w] & 3
+        if (hero - leader) % n < tlen:
+            ctx = 2 if (leader + w) % n == hero else 1
+        else:
+            ctx = 3
+    for i in range(k):
+        v = plays[i] >> 2
+        c = plays[i] & 3
+        cnt = hh >> (4 * v - 4) & 15
+        hit = cnt > 0 and (hc >> c & 1) == 1
+        sc = 0
+        if c == led:
+            sc += LEARNED_WEIGHTS[ctx, 0]
+        if c == 0:
+            sc += LEARNED_WEIGHTS[ctx, 1]
+        if tlen and (v > wv if c == wc else c == 0):
+            sc += LEARNED_WEIGHTS[ctx, 2]  # takes the trick as it stands
+        if hit:
+            sc += LEARNED_WEIGHTS[ctx, 3]
+            if _POP[~(used >> (4 * v - 4)) & hc & 15] <= cnt:
+                sc += LEARNED_WEIGHTS[ctx, 4]
+            if v == top:
+                sc += LEARNED_WEIGHTS[ctx, 5]
+        if v > nv // 2:
+            sc += LEARNED_WEIGHTS[ctx, 6]
+        if not tlen and lead_cols >> c & 1:
+            sc += LEARNED_WEIGHTS[ctx, 7]
+        plays[B_KEYS + i] = -sc
+    _sort(plays, k)
+
+
+@njit(cache=True)
 def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
     """Search._order_low: when the hero aims to win few tricks (r < 0)."""
     if k < 2:
@@ -917,6 +997,8 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
                     else:
                         plays[B_KEYS + i] = 1 if (c == 0 or (c == led and v > hv)) else 0
                 _sort(plays, k)
+        if s[S_TL] <= LEARNED_TL:
+            _order_learned(s, plays, k)
         return
     if not tlen:
         for i in range(k):

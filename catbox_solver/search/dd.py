@@ -48,7 +48,7 @@ from typing import Any
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
-from catbox_solver.search.core import Core
+from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.search.fast import FastState
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
@@ -1071,11 +1071,13 @@ class Search:
                     # the hero is winning this trick: letting it win comes first
                     hv, hc = trick[w]
                     led = trick[0].color
-                    return sorted(
+                    plays = sorted(
                         plays,
                         key=lambda pl: (pl.value > hv and pl.color == 0) if hc == 0
                         else (pl.color == 0 or (pl.color == led and pl.value > hv)),
                     )
+            if st.tricks_left <= LEARNED_TL:
+                plays = self._order_learned(plays)
             return plays
         if not trick:
             return sorted(plays, key=lambda pl: (pl.color == 0, pl.value))
@@ -1089,6 +1091,54 @@ class Search:
             return (wins, c != led, c == 0, v)
 
         return sorted(plays, key=rank)
+
+    def _order_learned(self, plays: list[Play]) -> list[Play]:
+        """The coalition's plays when the hero is cornered (r < 0), from LEARNED_TL tricks
+        left down: stably sorted by their score in LEARNED_WEIGHTS, higher first (session
+        8: weights fitted on labelled coalition nodes to the fewest nodes spent before the
+        refuting play; see core.LEARNED_WEIGHTS for the rows and columns)."""
+        st = self.st
+        hero = self.hero
+        trick = st.trick
+        used = st.used
+        hh = st.hands[hero]
+        hc = st.colors[hero]
+        nv = st.nv
+        held = [v for v in range(1, nv + 1) if hh >> (4 * v - 4) & 15]
+        top = max(held, default=0)
+        lead_cols = 0
+        for v in held:
+            lead_cols |= ~(used >> (4 * v - 4)) & hc & 15
+        led = wv = wc = -1
+        ctx = 0
+        if trick:
+            led = trick[0].color
+            w = trick_winner_index(trick)
+            wv, wc = trick[w]
+            if (hero - st.leader) % st.n < len(trick):
+                ctx = 2 if (st.leader + w) % st.n == hero else 1
+            else:
+                ctx = 3
+        weights = [int(x) for x in LEARNED_WEIGHTS[ctx]]
+
+        def score(pl: Play) -> int:
+            v, c = pl
+            cnt = hh >> (4 * v - 4) & 15
+            hit = cnt > 0 and hc >> c & 1 == 1
+            takes = bool(trick) and (v > wv if c == wc else c == 0)
+            feats = (
+                c == led,
+                c == 0,
+                takes,
+                hit,
+                hit and bin(~(used >> (4 * v - 4)) & hc & 15).count("1") <= cnt,
+                hit and v == top,
+                v > nv // 2,
+                not trick and lead_cols >> c & 1 == 1,
+            )
+            return sum(wt for wt, f in zip(weights, feats, strict=True) if f)
+
+        return sorted(plays, key=lambda pl: -score(pl))
 
     def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
         """Plays likely to decide first: the hero keeps its colors; the coalition takes
@@ -1105,10 +1155,18 @@ class Search:
             return sorted(plays, key=lambda pl: (pl.color != led, pl.color == 0, pl.value))
         hh = st.hands[hero]
         hc = st.colors[hero]
+        # a leader leads first the colors in which the hero can still play (it must follow
+        # them, spending a cell, or lose the color)
+        lead_cols = 0
+        if not trick:
+            for v in range(1, st.nv + 1):
+                if hh >> (4 * v - 4) & 15:
+                    lead_cols |= ~(st.used >> (4 * v - 4)) & hc & 15
 
         def threat(pl: Play) -> int:
             v, c = pl
-            return -((hh >> (4 * v - 4) & 15 and hc >> c & 1) * 2 + (c == led))
+            hit = 1 if hh >> (4 * v - 4) & 15 and hc >> c & 1 else 0
+            return -(hit * 2 + (c == led or lead_cols >> c & 1 == 1))
 
         return sorted(plays, key=threat)
 
