@@ -522,13 +522,33 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert small_nodes > big_nodes
 
 
+def _both_orders_low(
+    pos: Position, fs: FastState, hero: int, tricks_left: int | None = None
+) -> tuple[list[Play], list[Play], Search]:
+    """The cornered hero's move order (r < 0) at the turn of the seat to move, from the
+    Python search and from the compiled core, and the Python search; with
+    ``tricks_left`` both are asked as if that many tricks were left (the orders read the
+    tricks left only to choose the learned step)."""
+    search = Search(pos, hero, engine="python")
+    core = _core(fs, hero)
+    if tricks_left is not None:
+        search.st.tricks_left = tricks_left
+        core.s[S_TL] = tricks_left
+    python = search._order_low(pos.legal_plays(), pos.to_move)
+    row = np.zeros(B_SIZE, dtype=np.int64)
+    k = gen_plays(core.s, row)
+    _order_low(core.s, row, k, pos.to_move)
+    compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
+    return python, compiled, search
+
+
 def test_void_coalition_seat_ruffs_last_when_the_hero_is_cornered() -> None:
     """Move order at r < 0: above LEARNED_TL tricks left a coalition seat with no play in
     the led color tries its red plays after all its others (from LEARNED_TL down the
     learned order decides, see the next test), and the compiled order is the Python one,
     on the seeded test positions of the official 4- and 5-player rules (every hero). Few
     of them have a seat that cannot follow that early, so each is also asked as if more
-    tricks were left (the orders read the tricks left only to choose the learned step)."""
+    tricks were left."""
     checked = with_red = 0
     for pos in _test_positions(77, [Ruleset(players=4), Ruleset(players=5)], lines=8):
         plays = pos.legal_plays()
@@ -537,24 +557,15 @@ def test_void_coalition_seat_ruffs_last_when_the_hero_is_cornered() -> None:
         if any(pl.color == pos.trick[0].color for pl in plays):
             continue
         fs = FastState(pos)
-        p = pos.to_move
+        early = max(fs.tricks_left, LEARNED_TL + 1)
         for hero in range(pos.rules.players):
-            if p == hero:
+            if pos.to_move == hero:
                 continue
-            for early in (False, True):
-                search = Search(pos, hero, engine="python")
-                core = _core(fs, hero)
-                if early:
-                    search.st.tricks_left = max(fs.tricks_left, LEARNED_TL + 1)
-                    core.s[S_TL] = search.st.tricks_left
-                python = search._order_low(list(plays), p)
-                row = np.zeros(B_SIZE, dtype=np.int64)
-                k = gen_plays(core.s, row)
-                _order_low(core.s, row, k, p)
-                compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
-                assert compiled == python, (repr(pos), hero, early)
+            for tl in (fs.tricks_left, early):
+                python, compiled, _ = _both_orders_low(pos, fs, hero, tl)
+                assert compiled == python, (repr(pos), hero, tl)
                 checked += 1
-                if search.st.tricks_left <= LEARNED_TL:
+                if tl <= LEARNED_TL:
                     continue
                 reds = [i for i, pl in enumerate(python) if pl.color == 0]
                 others = [i for i, pl in enumerate(python) if pl.color != 0]
@@ -571,21 +582,13 @@ def test_coalition_order_when_cornered_is_the_same_in_both_engines() -> None:
     and without the learned step. The learned step must move plays on many of them."""
     checked = learned = moved = leads = 0
     for pos in _test_positions(78, [Ruleset(players=4), Ruleset(players=5)], lines=8):
-        plays = pos.legal_plays()
-        if len(plays) < 2:
+        if len(pos.legal_plays()) < 2:
             continue
         fs = FastState(pos)
-        p = pos.to_move
         for hero in range(pos.rules.players):
-            if p == hero:
+            if pos.to_move == hero:
                 continue
-            search = Search(pos, hero, engine="python")
-            python = search._order_low(list(plays), p)
-            core = _core(fs, hero)
-            row = np.zeros(B_SIZE, dtype=np.int64)
-            k = gen_plays(core.s, row)
-            _order_low(core.s, row, k, p)
-            compiled = [Play(int(row[j]) >> 2, int(row[j]) & 3) for j in range(k)]
+            python, compiled, search = _both_orders_low(pos, fs, hero)
             assert compiled == python, (repr(pos), hero)
             checked += 1
             leads += not pos.trick
@@ -593,10 +596,10 @@ def test_coalition_order_when_cornered_is_the_same_in_both_engines() -> None:
                 learned += 1
                 # the learned step is the last one: the order is a fixed point of it
                 assert search._order_learned(python) == python, (repr(pos), hero)
-                # and it is not the identity on the hand-made order
-                hand = Search(pos, hero, engine="python")
-                hand.st.tricks_left = LEARNED_TL + 1
-                moved += hand._order_low(list(plays), p) != python
+                # the hand-made order (both engines), which the learned step changes
+                hand, hand_compiled, _ = _both_orders_low(pos, fs, hero, LEARNED_TL + 1)
+                assert hand_compiled == hand, (repr(pos), hero)
+                moved += hand != python
     assert checked > 2000 and leads > 300, (checked, leads)
     assert learned > 1500 and moved > 500, (learned, moved)
 
