@@ -863,6 +863,20 @@ def _sort(row: Arr, k: int) -> None:
 
 
 @njit(cache=True)
+def _hero_open_colors(s: Arr) -> int:
+    """Search._hero_open_colors: the colors (mask) in which the hero still has a free
+    cell of a value it holds, so that it can follow a lead of them with a play."""
+    hh = s[S_HANDS + s[S_HERO]]
+    hc = s[S_COLORS + s[S_HERO]]
+    used = s[S_USED]
+    cols = 0
+    for v in range(s[S_NV]):
+        if hh >> (4 * v) & 15:
+            cols |= ~(used >> (4 * v)) & hc & 15
+    return cols
+
+
+@njit(cache=True)
 def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     """Search._order: the hero keeps its colors (and wants tricks: red, high; else low,
     not red); the coalition takes the hero's cells, then follows the led color, or as
@@ -884,12 +898,7 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
         hc = s[S_COLORS + hero]
         # a leader leads first the colors in which the hero can still play (it must
         # follow them, spending a cell, or lose the color)
-        lead_cols = 0
-        if led < 0:
-            used = s[S_USED]
-            for v in range(s[S_NV]):
-                if hh >> (4 * v) & 15:
-                    lead_cols |= ~(used >> (4 * v)) & hc & 15
+        lead_cols = _hero_open_colors(s) if led < 0 else 0
         for i in range(k):
             v = plays[i] >> 2
             c = plays[i] & 3
@@ -915,11 +924,10 @@ def _order_learned(s: Arr, plays: Arr, k: int) -> None:
     hc = s[S_COLORS + hero]
     nv = s[S_NV]
     top = 0
-    lead_cols = 0
     for v in range(1, nv + 1):
         if hh >> (4 * v - 4) & 15:
             top = v
-            lead_cols |= ~(used >> (4 * v - 4)) & hc & 15
+    lead_cols = 0 if tlen else _hero_open_colors(s)
     led = -1
     wv = 0
     wc = 0
@@ -953,7 +961,7 @@ def _order_learned(s: Arr, plays: Arr, k: int) -> None:
                 sc += LEARNED_WEIGHTS[ctx, 5]
         if v > nv // 2:
             sc += LEARNED_WEIGHTS[ctx, 6]
-        if not tlen and lead_cols >> c & 1:
+        if lead_cols >> c & 1:
             sc += LEARNED_WEIGHTS[ctx, 7]
         plays[B_KEYS + i] = -sc
     _sort(plays, k)

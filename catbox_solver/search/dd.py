@@ -1092,6 +1092,18 @@ class Search:
 
         return sorted(plays, key=rank)
 
+    def _hero_open_colors(self) -> int:
+        """The colors (mask) in which the hero still has a free cell of a value it holds,
+        so that it can follow a lead of them with a play."""
+        st = self.st
+        hh = st.hands[self.hero]
+        hc = st.colors[self.hero]
+        cols = 0
+        for v in range(1, st.nv + 1):
+            if hh >> (4 * v - 4) & 15:
+                cols |= ~(st.used >> (4 * v - 4)) & hc & 15
+        return cols
+
     def _order_learned(self, plays: list[Play]) -> list[Play]:
         """The coalition's plays when the hero is cornered (r < 0), from LEARNED_TL tricks
         left down: stably sorted by their score in LEARNED_WEIGHTS, higher first (session
@@ -1104,11 +1116,8 @@ class Search:
         hh = st.hands[hero]
         hc = st.colors[hero]
         nv = st.nv
-        held = [v for v in range(1, nv + 1) if hh >> (4 * v - 4) & 15]
-        top = max(held, default=0)
-        lead_cols = 0
-        for v in held:
-            lead_cols |= ~(used >> (4 * v - 4)) & hc & 15
+        top = max((v for v in range(1, nv + 1) if hh >> (4 * v - 4) & 15), default=0)
+        lead_cols = 0 if trick else self._hero_open_colors()
         led = wv = wc = -1
         ctx = 0
         if trick:
@@ -1134,7 +1143,7 @@ class Search:
                 hit and bin(~(used >> (4 * v - 4)) & hc & 15).count("1") <= cnt,
                 hit and v == top,
                 v > nv // 2,
-                not trick and lead_cols >> c & 1 == 1,
+                lead_cols >> c & 1 == 1,
             )
             return sum(wt for wt, f in zip(weights, feats, strict=True) if f)
 
@@ -1157,11 +1166,7 @@ class Search:
         hc = st.colors[hero]
         # a leader leads first the colors in which the hero can still play (it must follow
         # them, spending a cell, or lose the color)
-        lead_cols = 0
-        if not trick:
-            for v in range(1, st.nv + 1):
-                if hh >> (4 * v - 4) & 15:
-                    lead_cols |= ~(st.used >> (4 * v - 4)) & hc & 15
+        lead_cols = 0 if trick else self._hero_open_colors()
 
         def threat(pl: Play) -> int:
             v, c = pl
