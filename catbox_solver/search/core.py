@@ -555,17 +555,19 @@ def hero_ducks(s: Arr) -> bool:
 
 
 @njit(cache=True)
-def _keeps_loser(s: Arr, cols: int, own: int, mult: int, c: int, best: int) -> bool:
-    """Does the hero (colors ``cols``) keep a play that does not win a trick led in color
-    ``c`` with ``best`` as its lowest possible winning card, after one play of its own
-    (``own`` 1: any card, the worst case) and the fills of the other seats (``mult``: two
-    bits per seat, how many cells it may fill; only a cell of a value it holds in a color
-    it has)? Official reading only (no need to follow: every losing play is legal)."""
+def _loser_margin(s: Arr, cols: int, mult: int, c: int, best: int) -> tuple[int, int, int]:
+    """For a trick led in color ``c`` with ``best`` as its lowest possible winning card,
+    the hero with colors ``cols``: how many of its losing plays are left after the fills of
+    the other seats (``mult``: two bits per seat, how many cells it may fill; only a cell
+    of a value it holds in a color it has), minus one (>= 0: it keeps one); the most of
+    them one play of its own now can take (a single copy of a value takes all its cells,
+    one of two copies one cell); and the cells of its plays now that would take more than
+    that margin. Official reading only (no need to follow: every losing play is legal)."""
     n = s[S_N]
     used = s[S_USED]
     h = s[S_HANDS + s[S_HERO]]
     total = 0
-    worst = 0  # the most losing plays the hero's own play can take
+    worst = 0
     hit = 0
     by = 0
     for v in range(1, s[S_NV] + 1):
@@ -573,23 +575,14 @@ def _keeps_loser(s: Arr, cols: int, own: int, mult: int, c: int, best: int) -> b
         cnt = h >> sh & 15
         if not cnt:
             continue
-        free = ~(used >> sh) & cols & 15
-        if c:
-            lose = free & 14 & ~(1 << c)
-            if v < best:
-                lose |= free & (1 << c)
-        else:
-            lose = free & 14
-            if v < best:
-                lose |= free & 1
+        lose = _lose_mask(~(used >> sh) & cols & 15, c, v < best)
         if not lose:
             continue
         k = _POP[lose]
         total += k
-        if own:
-            x = k if cnt == 1 else 1
-            if x > worst:
-                worst = x
+        x = k if cnt == 1 else 1
+        if x > worst:
+            worst = x
         cells = 0
         for i in range(n):
             if mult >> (2 * i) & 3 and s[S_HANDS + i] >> sh & 15:
@@ -602,7 +595,101 @@ def _keeps_loser(s: Arr, cols: int, own: int, mult: int, c: int, best: int) -> b
     for i in range(n):
         if by >> i & 1:
             fills += mult >> (2 * i) & 3
-    return total - worst - (hit if hit < fills else fills) >= 1
+    margin = total - (hit if hit < fills else fills) - 1
+    bad = 0
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        cnt = h >> sh & 15
+        if not cnt:
+            continue
+        lose = _lose_mask(~(used >> sh) & cols & 15, c, v < best)
+        if not lose:
+            continue
+        if cnt == 1:
+            if _POP[lose] > margin:
+                bad |= 15 << sh
+        elif margin < 1:
+            bad |= lose << sh
+    return margin, worst, bad
+
+
+@njit(cache=True)
+def _lose_mask(free: int, c: int, lower: bool) -> int:
+    """Of the free cells ``free`` of one value, those that do not win a trick led in color
+    ``c`` with a higher card of it (``lower``: the value is below that card): the plain
+    cells of other colors, and the cell of the led color if lower."""
+    lose = free & 14 & ~(1 << c)
+    if lower:
+        lose |= free & (1 << c)
+    return lose
+
+
+@njit(cache=True)
+def _lowest(s: Arr, seat: int, c: int) -> int:
+    """The lowest value ``seat`` can play in color ``c`` (0: none)."""
+    if not s[S_COLORS + seat] >> c & 1:
+        return 0
+    used = s[S_USED]
+    h = s[S_HANDS + seat]
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        if h >> sh & 15 and not used >> (sh + c) & 1:
+            return v
+    return 0
+
+
+@njit(cache=True)
+def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
+    """The hero's plays (as cells) that do not win a trick led in color ``c`` whose winning
+    card is ``best`` (red if ``red``): a plain card once red wins, a lower red; else a
+    plain card of another color, a lower card of the led color (``follows``: only the
+    plays of the led color)."""
+    hero = s[S_HERO]
+    cols = s[S_COLORS + hero]
+    h = s[S_HANDS + hero]
+    used = s[S_USED]
+    out = 0
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        if not h >> sh & 15:
+            continue
+        free = ~(used >> sh) & cols & 15
+        if red:
+            lose = free & 14
+            if v < best:
+                lose |= free & 1
+        else:
+            lose = _lose_mask(free, c, v < best)
+        if follows:
+            lose &= 1 << c
+        out |= lose << sh
+    return out
+
+
+@njit(cache=True)
+def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
+    """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats from
+    ``first`` on play before it (one cell each, of a value it holds in a color it has)?"""
+    n = s[S_N]
+    count = 0
+    hit = 0
+    by = 0
+    for v in range(1, s[S_NV] + 1):
+        sh = 4 * v - 4
+        x = cells >> sh & 15
+        if not x:
+            continue
+        count += _POP[x]
+        taken = 0
+        for t in range(m):
+            i = (first + t) % n
+            if s[S_HANDS + i] >> sh & 15:
+                y = x & s[S_COLORS + i]
+                if y:
+                    taken |= y
+                    by |= 1 << i
+        hit += _POP[taken]
+    return count - _stolen(by, hit) >= 1
 
 
 @njit(cache=True)
@@ -630,15 +717,17 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
 
 
 @njit(cache=True)
-def hero_ducks_twice(s: Arr) -> bool:
+def hero_ducks_twice(s: Arr, choose: bool) -> bool:
     """Does the hero surely lose this trick and the next? (The cornered hero, official
     reading: see game.) This trick as in hero_ducks (or the hero has played and does not
     lead it). Next trick: any seat that can still win this one leads, its lowest card of
     a color it has (a higher lead only widens the hero's losing plays); before the
     hero's turn each seat still to play in this trick fills one cell, and each seat
-    between the next leader and the hero one more; the hero's own play now takes its
-    worst card and, when it does not lead, may cost it the led color (not if it surely
-    keeps a losing follow)."""
+    between the next leader and the hero one more. The hero's own play now, when it does
+    not lead, may cost it the led color (not if it surely keeps a losing follow); the card
+    it plays takes its worst card, or (``choose``, when it does not lead) it plays one of
+    the losing cards that hurt no next lead, if one of them surely stays free until its
+    turn."""
     n = s[S_N]
     hero = s[S_HERO]
     leader = s[S_LEADER]
@@ -660,23 +749,47 @@ def hero_ducks_twice(s: Arr) -> bool:
     if tlen:
         cand |= 1 << ((leader + win) % n)
     cols = s[S_COLORS + hero]
-    own = 0 if played else 1
-    lost = 0  # colors the hero may lose by its play now
-    if not played and tlen:
+    # the colors the hero may lose by its play now, one case each (bit 4, outside the four
+    # colors: it loses none), with the losing cards it may play (the cells; the seats
+    # before its turn: first, m); mine 0: the hero leads or has played
+    lost = 0
+    mine = 0
+    lose0 = 0
+    first = 0
+    m = 0
+    if played or leader == hero:
+        lost = 16
+    elif tlen:
+        mine = 1
         c0 = s[S_TRICK] & 3
         wcard = s[S_TRICK + win]
-        p0 = (leader + tlen) % n
-        if not _low_follow(s, c0, wcard >> 2, (wcard & 3) == 0, p0, (hero - p0) % n):
+        first = (leader + tlen) % n
+        m = (hero - first) % n
+        red = (wcard & 3) == 0
+        if _low_follow(s, c0, wcard >> 2, red, first, m):
+            lost = 16
+            lose0 = _losing_cells(s, c0, wcard >> 2, red, True)
+        else:
             lost = 1 << c0
-    elif not played and leader != hero:
-        lost = s[S_COLORS + leader]
-    used = s[S_USED]
-    # the hero's colors in the next trick: without each color it may lose, or (bit 4,
-    # outside the four colors) all of them when it loses none
+            lose0 = _losing_cells(s, c0, wcard >> 2, red, False)
+    else:
+        # the color the leader leads (with its lowest card of it: a higher one only
+        # widens the hero's losing plays, and its cell is none of them)
+        mine = 2
+        first = (leader + 1) % n
+        m = (hero - leader) % n - 1
+        for c in range(4):
+            if _lowest(s, leader, c):
+                lost |= 1 << c
     for x in range(5):
-        if not (lost if lost else 16) >> x & 1:
+        if not lost >> x & 1:
             continue
         hc = cols & ~(1 << x)
+        cands = lose0
+        if mine == 2:
+            cands = _losing_cells(s, x, _lowest(s, leader, x), x == 0, False)
+        bad = 0  # the cards the hero may not play now
+        worst_ok = True
         for nl in range(n):
             if not cand >> nl & 1:
                 continue
@@ -685,17 +798,20 @@ def hero_ducks_twice(s: Arr) -> bool:
             while j != hero:
                 mult += 1 << (2 * j)
                 j = (j + 1) % n
-            lh = s[S_HANDS + nl]
-            lc = s[S_COLORS + nl]
             for c in range(4):
-                if not lc >> c & 1:
+                low = _lowest(s, nl, c)
+                if not low:
                     continue
-                for v in range(1, s[S_NV] + 1):
-                    sh = 4 * v - 4
-                    if lh >> sh & 15 and not used >> (sh + c) & 1:
-                        if not _keeps_loser(s, hc, own, mult, c, v):
-                            return False
-                        break
+                margin, worst, bad_lead = _loser_margin(s, hc, mult, c, low)
+                if margin < 0:
+                    return False
+                if not played and margin < worst:
+                    worst_ok = False
+                    bad |= bad_lead
+        if worst_ok:
+            continue
+        if not choose or not mine or not _surely_free(s, cands & ~bad, first, m):
+            return False
     return True
 
 
@@ -1169,7 +1285,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
             return True
     elif r <= 2 - tl and tl >= 3 and s[S_MUST] == 0 and s[S_LOSSLED]:
         # the hero surely loses this trick and the next: u >= -(tl - 2)
-        if hero_ducks_twice(s):
+        if hero_ducks_twice(s, True):
             return True
     _tick(s, deadline)
     if s[S_ABORT]:

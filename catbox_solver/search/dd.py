@@ -732,15 +732,17 @@ class Search:
             plain_by |= low_by
         return plain - min(plain_hit, len(plain_by)) >= 1
 
-    def _hero_ducks_twice(self) -> bool:
+    def _hero_ducks_twice(self, choose: bool = True) -> bool:
         """Does the hero surely lose this trick and the next? (The cornered hero, official
         reading.) This trick as in :meth:`_hero_ducks` (or the hero has played and does
         not lead it). Next trick: any seat that can still win this one leads, its lowest
         card of a color it has (a higher lead only widens the hero's losing plays); before
         the hero's turn each seat still to play in this trick fills one cell, and each seat
-        between the next leader and the hero one more; the hero's own play now takes its
-        worst card and, unless it leads, may cost it the led color (not if it surely keeps
-        a losing follow)."""
+        between the next leader and the hero one more. The hero's own play now, unless it
+        leads, may cost it the led color (not if it surely keeps a losing follow); the
+        card it plays takes its worst card, or (``choose``, when it does not lead) it
+        plays one of the losing cards that hurt no next lead, if one of them surely stays
+        free until its turn."""
         st = self.st
         n = st.n
         hero = self.hero
@@ -759,20 +761,36 @@ class Search:
         if trick:
             leaders.add((leader + win) % n)
         cols = st.colors[hero]
+        # the hero's colors in the next trick, with the losing cards it may play now (the
+        # cells, and the seats before its turn: first, how many); None: the worst card
+        colsets: list[tuple[int, int | None, int, int]]
         if played or leader == hero:
-            colsets = [cols]
+            colsets = [(cols, None, 0, 0)]
         elif trick:
             # it keeps the led color if it surely has a follow that loses (and plays it)
             c0 = trick[0].color
             best = trick[win]
             p0 = (leader + len(trick)) % n
-            if self._low_follow(c0, best.value, best.color == 0, p0, (hero - p0) % n):
-                colsets = [cols]
+            m = (hero - p0) % n
+            red = best.color == 0
+            if self._low_follow(c0, best.value, red, p0, m):
+                colsets = [(cols, self._losing_cells(c0, best.value, red, True), p0, m)]
             else:
-                colsets = [cols & ~(1 << c0)]
+                lose = self._losing_cells(c0, best.value, red, False)
+                colsets = [(cols & ~(1 << c0), lose, p0, m)]
         else:
-            colsets = [cols & ~(1 << c) for c in range(4) if st.colors[leader] >> c & 1] or [cols]
-        for hc in colsets:
+            # the color the leader leads (with its lowest card of it: a higher one only
+            # widens the hero's losing plays, and its cell is none of them)
+            m = (hero - leader) % n - 1
+            colsets = []
+            for c in range(4):
+                low = self._lowest(leader, c)
+                if low:
+                    lose = self._losing_cells(c, low, c == 0, False)
+                    colsets.append((cols & ~(1 << c), lose, (leader + 1) % n, m))
+        for hc, cands, first, m in colsets:
+            bad = 0  # the cards the hero may not play now
+            worst_ok = True
             for nl in leaders:
                 fills = dict.fromkeys(still, 1)
                 j = (nl + 1) % n
@@ -780,16 +798,75 @@ class Search:
                     fills[j] = fills.get(j, 0) + 1
                     j = (j + 1) % n
                 for c in range(4):
-                    if not st.colors[nl] >> c & 1:
+                    low = self._lowest(nl, c)
+                    if not low:
                         continue
-                    low = [
-                        v for v in range(1, st.nv + 1)
-                        if st.hands[nl] >> (4 * v - 4) & 15
-                        and not st.used >> (4 * v - 4 + c) & 1
-                    ]
-                    if low and not self._keeps_loser(hc, not played, fills, c, low[0]):
+                    margin, worst, bad_lead = self._loser_margin(hc, fills, c, low)
+                    if margin < 0:
                         return False
+                    if not played and margin < worst:
+                        worst_ok = False
+                        bad |= bad_lead
+            if worst_ok:
+                continue
+            if not choose or cands is None or not self._surely_free(cands & ~bad, first, m):
+                return False
         return True
+
+    def _lowest(self, seat: int, c: int) -> int:
+        """The lowest value ``seat`` can play in color ``c`` (0: none)."""
+        st = self.st
+        if not st.colors[seat] >> c & 1:
+            return 0
+        for v in range(1, st.nv + 1):
+            if st.hands[seat] >> (4 * v - 4) & 15 and not st.used >> (4 * v - 4 + c) & 1:
+                return v
+        return 0
+
+    def _losing_cells(self, c: int, best: int, red: bool, follows: bool) -> int:
+        """The hero's plays (as cells) that do not win a trick led in color ``c`` whose
+        winning card is ``best`` (red if ``red``): a plain card once red wins, a lower red;
+        else a plain card of another color, a lower card of the led color (``follows``:
+        only the plays of the led color)."""
+        st = self.st
+        cols = st.colors[self.hero]
+        h = st.hands[self.hero]
+        out = 0
+        for v in range(1, st.nv + 1):
+            sh = 4 * v - 4
+            if not h >> sh & 15:
+                continue
+            free = ~(st.used >> sh) & cols & 15
+            if red:
+                lose = free & 14 | (free & 1 if v < best else 0)
+            else:
+                lose = free & 14 & ~(1 << c) | (free & 1 << c if v < best else 0)
+            if follows:
+                lose &= 1 << c
+            out |= lose << sh
+        return out
+
+    def _surely_free(self, cells: int, first: int, m: int) -> bool:
+        """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats
+        from ``first`` on play before it (one cell each, of a value it holds in a color it
+        has)?"""
+        st = self.st
+        count = hit = 0
+        by: set[int] = set()
+        for v in range(1, st.nv + 1):
+            sh = 4 * v - 4
+            x = cells >> sh & 15
+            if not x:
+                continue
+            count += _BITS[x]
+            taken = 0
+            for t in range(m):
+                i = (first + t) % st.n
+                if st.hands[i] >> sh & 15 and x & st.colors[i]:
+                    taken |= x & st.colors[i]
+                    by.add(i)
+            hit += _BITS[taken]
+        return count - min(hit, len(by)) >= 1
 
     def _low_follow(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
         """Does the hero surely keep a follow of the led color ``c`` that does not win (the
@@ -812,17 +889,21 @@ class Search:
             by |= takers
         return low - min(hit, len(by)) >= 1
 
-    def _keeps_loser(
-        self, cols: int, own: bool, fills: dict[int, int], c: int, best: int
-    ) -> bool:
-        """Does the hero (colors ``cols``) keep a play that does not win a trick led in
-        color ``c`` with ``best`` as its lowest possible winning card, after one play of
-        its own (``own``: any card, the worst case) and the fills of the other seats
-        (``fills``: how many cells each may fill, only of a value it holds in a color it
-        has)? Official reading only (no need to follow: every losing play is legal)."""
+    def _loser_margin(
+        self, cols: int, fills: dict[int, int], c: int, best: int
+    ) -> tuple[int, int, int]:
+        """For a trick led in color ``c`` with ``best`` as its lowest possible winning card,
+        the hero with colors ``cols``: how many of its losing plays are left after the
+        fills of the other seats (``fills``: how many cells each may fill, only of a value
+        it holds in a color it has), minus one (>= 0: it keeps one); the most of them one
+        play of its own now can take (a single copy of a value takes all its cells, one
+        of two copies one cell); and the cells of its plays now that would take more than
+        that margin. Official reading only (no need to follow: every losing play is
+        legal)."""
         st = self.st
         total = worst = hit = 0
         by: set[int] = set()
+        loses: list[tuple[int, int, int]] = []
         for v in range(1, st.nv + 1):
             sh = 4 * v - 4
             cnt = st.hands[self.hero] >> sh & 15
@@ -835,15 +916,23 @@ class Search:
             if not lose:
                 continue
             total += _BITS[lose]
-            if own:
-                worst = max(worst, _BITS[lose] if cnt == 1 else 1)
+            worst = max(worst, _BITS[lose] if cnt == 1 else 1)
+            loses.append((sh, cnt, lose))
             cells = 0
             for i in fills:
                 if st.hands[i] >> sh & 15 and lose & st.colors[i]:
                     cells |= lose & st.colors[i]
                     by.add(i)
             hit += _BITS[cells]
-        return total - worst - min(hit, sum(fills[i] for i in by)) >= 1
+        margin = total - min(hit, sum(fills[i] for i in by)) - 1
+        bad = 0
+        for sh, cnt, lose in loses:
+            if cnt == 1:
+                if _BITS[lose] > margin:
+                    bad |= 15 << sh
+            elif margin < 1:
+                bad |= lose << sh
+        return margin, worst, bad
 
     def _lead_loses(self) -> bool:
         """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
