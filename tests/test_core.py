@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catbox_solver.errors import SearchError
+from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import (
@@ -360,6 +361,43 @@ def test_hero_ducks_twice_means_two_tricks_lost() -> None:
                 chosen += 1
                 chosen_brute += small(fs)  # (brute-forced above)
     assert chosen > 300 and chosen_brute > 100, (chosen, chosen_brute)
+
+
+# Positions where the hero cannot make sure to lose both tricks, although a count that let
+# each seat fill only one cell of a value (it fills two: one now, one before the hero's turn
+# in the next trick, and it holds two copies) would say it can (found by a search over
+# seeded paradox-free lines with that count planted).
+_TWO_COPIES_TWO_FILLS = (
+    (
+        "4p quickref-red-lead | R:...3.... B:.32.10.. Y:1013220. G:23..011. | 17888 4677 "
+        "33588 12245 | RBYG RBYG RBYG RBG | lead 1: 7g | won 2 1 0 1 | bid 2 3 2 2 | left 4",
+        2,
+    ),
+    (
+        "3p per-card-red-lead | R:02.1.. B:21.0.. Y:2.1..0 G:21..10 | 13334 2355 44566 | "
+        "RBYG RBYG RBYG | lead 1: 5g | won 3 1 0 | bid 4 1 4 | left 4",
+        0,
+    ),
+    (
+        "4p diagonal-bonus | R:..2..... B:.0.3.1.2 Y:023213.0 G:01320.13 | 3566 12577 1148 "
+        "2678 | RBYG RBYG RBY RBYG | lead 2: 4y 3y 8y | won 0 0 3 1 | bid 1 3 2 1 | left 4",
+        3,
+    ),
+)
+
+
+@pytest.mark.parametrize(("text", "hero"), _TWO_COPIES_TWO_FILLS)
+def test_hero_ducks_twice_counts_two_cells_of_a_seat_with_two_copies(
+    text: str, hero: int
+) -> None:
+    """A seat that fills a cell now and another before the hero's turn in the next trick,
+    holding two copies of a value, can take two of the hero's cells of it: the two-trick
+    test must say no where the brute force says the hero cannot lose both tricks."""
+    pos = position_from_notation(text)
+    base = pos._replace(tricks_won=(0,) * pos.rules.players)
+    assert not _loses_twice(base, hero, pos.tricks_left - 2)
+    assert not hero_ducks_twice(_core(FastState(pos), hero, tt_bits=1).s, True)
+    assert not Search(pos, hero, engine="python")._hero_ducks_twice()
 
 
 def _u_at_least(pos: Position, hero: int, r: int) -> bool:

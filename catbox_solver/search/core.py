@@ -363,44 +363,48 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     low_hit = 0  # those some seat before the hero could fill
     low_by = 0  # the seats that could fill one
     follow = 0  # plays of the led color
-    plain = 0  # losing plays of other colors
-    plain_hit = 0
-    plain_by = 0
+    total = 0  # losing plays
+    hit = 0  # of them, at most how many the seats before the hero can fill
+    by = 0
     for v in range(1, s[S_NV] + 1):
         sh = 4 * v - 4
         if h >> sh & 15:
             free = ~(used >> sh) & cols & 15
+            lose = free & 14 & ~(1 << c)  # plain cards of other colors lose
+            if red and c != 0 and v < best and free & 1:
+                lose |= 1  # a lower red loses to the winning red
             if free >> c & 1:
                 follow += 1
                 if (red and c != 0) or v < best:
                     low += 1
-                    by = _takers(s, sh, c, first, m)
-                    if by:
+                    lose |= 1 << c
+                    x = _takers(s, sh, c, first, m)
+                    if x:
                         low_hit += 1
-                        low_by |= by
-            other = free & 14 & ~(1 << c)  # plain cards of other colors lose
-            if red and c != 0 and v < best and free & 1:
-                other |= 1  # a lower red loses to the winning red
-            if other:
-                plain += _POP[other]
+                        low_by |= x
+            if lose:
+                # each seat fills one cell: of this value, at most one per seat holding it
+                total += _POP[lose]
+                cells = 0
+                k = 0
                 for t in range(m):
                     i = (first + t) % n
                     if s[S_HANDS + i] >> sh & 15:
-                        x = other & s[S_COLORS + i]
-                        if x:
-                            plain_by |= 1 << i
-                            plain_hit += _POP[x]
+                        y = lose & s[S_COLORS + i]
+                        if y:
+                            cells |= y
+                            k += 1
+                            by |= 1 << i
+                x = _POP[cells]
+                hit += x if x < k else k
     if must:
         if low - _stolen(low_by, low_hit) >= 1:
             return True
         # no play of the led color even now: any play may be made
         if follow:
             return False
-    else:
-        plain += low
-        plain_hit += low_hit
-        plain_by |= low_by
-    return bool(plain - _stolen(plain_by, plain_hit) >= 1)
+    # (must follow with no follow: no cell of the led color is counted)
+    return bool(total - _stolen(by, hit) >= 1)
 
 
 @njit(cache=True)
@@ -584,13 +588,18 @@ def _loser_margin(s: Arr, cols: int, mult: int, c: int, best: int) -> tuple[int,
         if x > worst:
             worst = x
         cells = 0
+        most = 0  # (each seat fills at most its copies of the value)
         for i in range(n):
-            if mult >> (2 * i) & 3 and s[S_HANDS + i] >> sh & 15:
+            f = mult >> (2 * i) & 3
+            cp = s[S_HANDS + i] >> sh & 15
+            if f and cp:
                 y = lose & s[S_COLORS + i]
                 if y:
                     cells |= y
+                    most += cp if cp < f else f
                     by |= 1 << i
-        hit += _POP[cells]
+        k = _POP[cells]
+        hit += k if k < most else most
     fills = 0
     for i in range(n):
         if by >> i & 1:
@@ -681,14 +690,17 @@ def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
             continue
         count += _POP[x]
         taken = 0
+        k = 0
         for t in range(m):
             i = (first + t) % n
             if s[S_HANDS + i] >> sh & 15:
                 y = x & s[S_COLORS + i]
                 if y:
                     taken |= y
+                    k += 1
                     by |= 1 << i
-        hit += _POP[taken]
+        y = _POP[taken]
+        hit += y if y < k else k
     return count - _stolen(by, hit) >= 1
 
 

@@ -698,39 +698,41 @@ class Search:
         cols = st.colors[self.hero]
         h = st.hands[self.hero]
         seats = [(st.hands[i], st.colors[i], i) for i in ((first + t) % st.n for t in range(m))]
-        low = low_hit = follow = plain = plain_hit = 0
+        low = low_hit = follow = total = hit = 0
         low_by: set[int] = set()
-        plain_by: set[int] = set()
+        by: set[int] = set()
         for v in range(1, st.nv + 1):
             sh = 4 * v - 4
             if h >> sh & 15:
                 free = ~(used >> sh) & cols & 15
+                lose = free & 14 & ~(1 << c)  # plain cards of other colors lose
+                if red and c != 0 and v < best and free & 1:
+                    lose |= 1  # a lower red loses to the winning red
                 if free >> c & 1:
                     follow += 1
                     if (red and c != 0) or v < best:
                         low += 1
+                        lose |= 1 << c
                         takers = self._takers(sh, c, first, m)
                         low_hit += bool(takers)
                         low_by |= takers
-                other = free & 14 & ~(1 << c)  # plain cards of other colors lose
-                if red and c != 0 and v < best and free & 1:
-                    other |= 1  # a lower red loses to the winning red
-                if other:
-                    plain += _BITS[other]
+                if lose:
+                    # each seat fills one cell: of this value, at most one per seat holding it
+                    total += _BITS[lose]
+                    cells = k = 0
                     for hand, colors, i in seats:
-                        if hand >> sh & 15 and other & colors:
-                            plain_by.add(i)
-                            plain_hit += _BITS[other & colors]
+                        if hand >> sh & 15 and lose & colors:
+                            cells |= lose & colors
+                            k += 1
+                            by.add(i)
+                    hit += min(_BITS[cells], k)
         if st.must_follow:
             if low - min(low_hit, len(low_by)) >= 1:
                 return True
             if follow:  # it must follow, and every follow may win
                 return False
-        else:
-            plain += low
-            plain_hit += low_hit
-            plain_by |= low_by
-        return plain - min(plain_hit, len(plain_by)) >= 1
+        # (must follow with no follow: no cell of the led color is counted)
+        return total - min(hit, len(by)) >= 1
 
     def _hero_ducks_twice(self, choose: bool = True) -> bool:
         """Does the hero surely lose this trick and the next? (The cornered hero, official
@@ -859,13 +861,14 @@ class Search:
             if not x:
                 continue
             count += _BITS[x]
-            taken = 0
+            taken = k = 0
             for t in range(m):
                 i = (first + t) % st.n
                 if st.hands[i] >> sh & 15 and x & st.colors[i]:
                     taken |= x & st.colors[i]
+                    k += 1
                     by.add(i)
-            hit += _BITS[taken]
+            hit += min(_BITS[taken], k)
         return count - min(hit, len(by)) >= 1
 
     def _low_follow(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
@@ -918,12 +921,13 @@ class Search:
             total += _BITS[lose]
             worst = max(worst, _BITS[lose] if cnt == 1 else 1)
             loses.append((sh, cnt, lose))
-            cells = 0
+            cells = most = 0  # (each seat fills at most its copies of the value)
             for i in fills:
                 if st.hands[i] >> sh & 15 and lose & st.colors[i]:
                     cells |= lose & st.colors[i]
+                    most += min(st.hands[i] >> sh & 15, fills[i])
                     by.add(i)
-            hit += _BITS[cells]
+            hit += min(_BITS[cells], most)
         margin = total - min(hit, sum(fills[i] for i in by)) - 1
         bad = 0
         for sh, cnt, lose in loses:
