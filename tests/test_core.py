@@ -400,6 +400,42 @@ def test_hero_ducks_twice_counts_two_cells_of_a_seat_with_two_copies(
     assert not Search(pos, hero, engine="python")._hero_ducks_twice()
 
 
+# Positions where the hero cannot make sure to lose both tricks, although a count that let
+# the next leader, still to play in this trick, fill no cell now (its card wins this trick:
+# it is of the led color or red, and may still be a cell the hero needs) would say it can
+# (found by a search over seeded paradox-free lines with that count planted).
+_NEXT_LEADER_FILLS = (
+    (
+        "4p per-card-red-lead | R:........ B:22011330 Y:..0.132. G:312..032 | 11125 34478 "
+        "6688 2345 | RBYG RBYG RBYG RBYG | lead 2: 3g 1g | won 1 0 2 1 | bid 1 2 2 3 | left 4",
+        3,
+    ),
+    (
+        "3p per-card-red-lead | R:...... B:.01.20 Y:01.221 G:0.1.21 | 14456 1234 12346 | "
+        "RBG RBYG RBYG | lead 1: 3g | won 0 2 2 | bid 4 3 3 | left 4",
+        2,
+    ),
+    (
+        "5p interrupted-removed | R:41023..2. B:144..20.3 Y:.0143.... G:2.0103431 | 268 137 "
+        "5789 129 466 | RBYG RBYG RBY RBYG RBY | lead 3: 5y 4y 2y 3y | won 0 0 1 2 1 | "
+        "bid 2 3 3 3 3 | left 3",
+        0,
+    ),
+)
+
+
+@pytest.mark.parametrize(("text", "hero"), _NEXT_LEADER_FILLS)
+def test_hero_ducks_twice_counts_the_next_leaders_card_now(text: str, hero: int) -> None:
+    """The next leader's card in this trick (the winning one) fills a cell too: the
+    two-trick test must say no where the brute force says the hero cannot lose both
+    tricks."""
+    pos = position_from_notation(text)
+    base = pos._replace(tricks_won=(0,) * pos.rules.players)
+    assert not _loses_twice(base, hero, pos.tricks_left - 2)
+    assert not hero_ducks_twice(_core(FastState(pos), hero, tt_bits=1).s, True)
+    assert not Search(pos, hero, engine="python")._hero_ducks_twice()
+
+
 def _u_at_least(pos: Position, hero: int, r: int) -> bool:
     """For r <= 0 (tricks won counted from zero): can the hero make sure to cause no
     paradox, or to cause it after at most -1 - r wins?"""

@@ -559,14 +559,17 @@ def hero_ducks(s: Arr) -> bool:
 
 
 @njit(cache=True)
-def _loser_margin(s: Arr, cols: int, mult: int, c: int, best: int) -> tuple[int, int, int]:
+def _loser_margin(
+    s: Arr, cols: int, mult: int, c: int, best: int, nl: int, rows: int
+) -> tuple[int, int, int]:
     """For a trick led in color ``c`` with ``best`` as its lowest possible winning card,
     the hero with colors ``cols``: how many of its losing plays are left after the fills of
     the other seats (``mult``: two bits per seat, how many cells it may fill; only a cell
     of a value it holds in a color it has), minus one (>= 0: it keeps one); the most of
     them one play of its own now can take (a single copy of a value takes all its cells,
     one of two copies one cell); and the cells of its plays now that would take more than
-    that margin. Official reading only (no need to follow: every losing play is legal)."""
+    that margin. Seat ``nl`` fills only in the colors ``rows``. Official reading only (no
+    need to follow: every losing play is legal)."""
     n = s[S_N]
     used = s[S_USED]
     h = s[S_HANDS + s[S_HERO]]
@@ -594,6 +597,8 @@ def _loser_margin(s: Arr, cols: int, mult: int, c: int, best: int) -> tuple[int,
             cp = s[S_HANDS + i] >> sh & 15
             if f and cp:
                 y = lose & s[S_COLORS + i]
+                if i == nl:
+                    y &= rows
                 if y:
                     cells |= y
                     most += cp if cp < f else f
@@ -769,6 +774,7 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
     lose0 = 0
     first = 0
     m = 0
+    led = s[S_TRICK] & 3 if tlen else -1  # the led color (-1: the hero leads it, any)
     if played or leader == hero:
         lost = 16
     elif tlen:
@@ -799,6 +805,7 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
         hc = cols & ~(1 << x)
         cands = lose0
         if mine == 2:
+            led = x
             cands = _losing_cells(s, x, _lowest(s, leader, x), x == 0, False)
         bad = 0  # the cards the hero may not play now
         worst_ok = True
@@ -814,7 +821,12 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
                 low = _lowest(s, nl, c)
                 if not low:
                     continue
-                margin, worst, bad_lead = _loser_margin(s, hc, mult, c, low)
+                # the next leader wins this trick: if it is still to play, its card is
+                # of the led color or red
+                rows = 15
+                if base >> (2 * nl) & 3 and led >= 0:
+                    rows = 1 << led | 1
+                margin, worst, bad_lead = _loser_margin(s, hc, mult, c, low, nl, rows)
                 if margin < 0:
                     return False
                 if not played and margin < worst:

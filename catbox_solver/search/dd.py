@@ -765,9 +765,10 @@ class Search:
         cols = st.colors[hero]
         # the hero's colors in the next trick, with the losing cards it may play now (the
         # cells, and the seats before its turn: first, how many); None: the worst card
-        colsets: list[tuple[int, int | None, int, int]]
+        # and the led color (-1: the hero leads it, any)
+        colsets: list[tuple[int, int | None, int, int, int]]
         if played or leader == hero:
-            colsets = [(cols, None, 0, 0)]
+            colsets = [(cols, None, 0, 0, trick[0].color if trick else -1)]
         elif trick:
             # it keeps the led color if it surely has a follow that loses (and plays it)
             c0 = trick[0].color
@@ -776,10 +777,10 @@ class Search:
             m = (hero - p0) % n
             red = best.color == 0
             if self._low_follow(c0, best.value, red, p0, m):
-                colsets = [(cols, self._losing_cells(c0, best.value, red, True), p0, m)]
+                colsets = [(cols, self._losing_cells(c0, best.value, red, True), p0, m, c0)]
             else:
                 lose = self._losing_cells(c0, best.value, red, False)
-                colsets = [(cols & ~(1 << c0), lose, p0, m)]
+                colsets = [(cols & ~(1 << c0), lose, p0, m, c0)]
         else:
             # the color the leader leads (with its lowest card of it: a higher one only
             # widens the hero's losing plays, and its cell is none of them)
@@ -789,8 +790,8 @@ class Search:
                 low = self._lowest(leader, c)
                 if low:
                     lose = self._losing_cells(c, low, c == 0, False)
-                    colsets.append((cols & ~(1 << c), lose, (leader + 1) % n, m))
-        for hc, cands, first, m in colsets:
+                    colsets.append((cols & ~(1 << c), lose, (leader + 1) % n, m, c))
+        for hc, cands, first, m, led in colsets:
             bad = 0  # the cards the hero may not play now
             worst_ok = True
             for nl in leaders:
@@ -803,7 +804,10 @@ class Search:
                     low = self._lowest(nl, c)
                     if not low:
                         continue
-                    margin, worst, bad_lead = self._loser_margin(hc, fills, c, low)
+                    # the next leader wins this trick: if it is still to play, its card
+                    # is of the led color or red
+                    rows = (1 << led | 1) if nl in still and led >= 0 else 15
+                    margin, worst, bad_lead = self._loser_margin(hc, fills, c, low, nl, rows)
                     if margin < 0:
                         return False
                     if not played and margin < worst:
@@ -893,7 +897,7 @@ class Search:
         return low - min(hit, len(by)) >= 1
 
     def _loser_margin(
-        self, cols: int, fills: dict[int, int], c: int, best: int
+        self, cols: int, fills: dict[int, int], c: int, best: int, nl: int = -1, rows: int = 15
     ) -> tuple[int, int, int]:
         """For a trick led in color ``c`` with ``best`` as its lowest possible winning card,
         the hero with colors ``cols``: how many of its losing plays are left after the
@@ -901,8 +905,8 @@ class Search:
         it holds in a color it has), minus one (>= 0: it keeps one); the most of them one
         play of its own now can take (a single copy of a value takes all its cells, one
         of two copies one cell); and the cells of its plays now that would take more than
-        that margin. Official reading only (no need to follow: every losing play is
-        legal)."""
+        that margin. Seat ``nl`` fills only in the colors ``rows``. Official reading only
+        (no need to follow: every losing play is legal)."""
         st = self.st
         total = worst = hit = 0
         by: set[int] = set()
@@ -923,8 +927,9 @@ class Search:
             loses.append((sh, cnt, lose))
             cells = most = 0  # (each seat fills at most its copies of the value)
             for i in fills:
-                if st.hands[i] >> sh & 15 and lose & st.colors[i]:
-                    cells |= lose & st.colors[i]
+                ci = st.colors[i] & (rows if i == nl else 15)
+                if st.hands[i] >> sh & 15 and lose & ci:
+                    cells |= lose & ci
                     most += min(st.hands[i] >> sh & 15, fills[i])
                     by.add(i)
             hit += min(_BITS[cells], most)
