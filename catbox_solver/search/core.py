@@ -345,6 +345,27 @@ def _takers(s: Arr, sh: int, c: int, first: int, m: int) -> int:
 
 
 @njit(cache=True)
+def _fillable(s: Arr, sh: int, cells: int, first: int, m: int) -> tuple[int, int]:
+    """Of the hero's ``cells`` of the value at bit ``sh``, at most how many the ``m`` seats
+    from ``first`` on can fill (one cell each, of a value it holds in a color it has: at
+    most one per seat holding the value), and those seats as a mask."""
+    n = s[S_N]
+    taken = 0
+    k = 0
+    by = 0
+    for t in range(m):
+        i = (first + t) % n
+        if s[S_HANDS + i] >> sh & 15:
+            y = cells & s[S_COLORS + i]
+            if y:
+                taken |= y
+                k += 1
+                by |= 1 << i
+    x = _POP[taken]
+    return (x if x < k else k), by
+
+
+@njit(cache=True)
 def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
     ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -354,7 +375,6 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     need to follow" all of them are legal, with "must follow" a follow if it has one,
     else any play."""
     hero = s[S_HERO]
-    n = s[S_N]
     used = s[S_USED]
     cols = s[S_COLORS + hero]
     h = s[S_HANDS + hero]
@@ -383,20 +403,10 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
                         low_hit += 1
                         low_by |= x
             if lose:
-                # each seat fills one cell: of this value, at most one per seat holding it
                 total += _POP[lose]
-                cells = 0
-                k = 0
-                for t in range(m):
-                    i = (first + t) % n
-                    if s[S_HANDS + i] >> sh & 15:
-                        y = lose & s[S_COLORS + i]
-                        if y:
-                            cells |= y
-                            k += 1
-                            by |= 1 << i
-                x = _POP[cells]
-                hit += x if x < k else k
+                x, b = _fillable(s, sh, lose, first, m)
+                hit += x
+                by |= b
     if must:
         if low - _stolen(low_by, low_hit) >= 1:
             return True
@@ -684,7 +694,6 @@ def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
 def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
     """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats from
     ``first`` on play before it (one cell each, of a value it holds in a color it has)?"""
-    n = s[S_N]
     count = 0
     hit = 0
     by = 0
@@ -694,18 +703,9 @@ def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
         if not x:
             continue
         count += _POP[x]
-        taken = 0
-        k = 0
-        for t in range(m):
-            i = (first + t) % n
-            if s[S_HANDS + i] >> sh & 15:
-                y = x & s[S_COLORS + i]
-                if y:
-                    taken |= y
-                    k += 1
-                    by |= 1 << i
-        y = _POP[taken]
-        hit += y if y < k else k
+        y, b = _fillable(s, sh, x, first, m)
+        hit += y
+        by |= b
     return count - _stolen(by, hit) >= 1
 
 

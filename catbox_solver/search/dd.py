@@ -686,6 +686,20 @@ class Search:
         seats = ((first + t) % st.n for t in range(m))
         return {i for i in seats if st.hands[i] >> sh & 15 and st.colors[i] >> c & 1}
 
+    def _fillable(self, sh: int, cells: int, first: int, m: int) -> tuple[int, set[int]]:
+        """Of the hero's ``cells`` of the value at bit ``sh``, at most how many the ``m``
+        seats from ``first`` on can fill (one cell each, of a value it holds in a color it
+        has: at most one per seat holding the value), and those seats."""
+        st = self.st
+        taken = 0
+        by: set[int] = set()
+        for t in range(m):
+            i = (first + t) % st.n
+            if st.hands[i] >> sh & 15 and cells & st.colors[i]:
+                taken |= cells & st.colors[i]
+                by.add(i)
+        return min(_BITS[taken], len(by)), by
+
     def _duck(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
         """Does the hero, following a trick led in color ``c`` whose winning card so far is
         ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -697,7 +711,6 @@ class Search:
         used = st.used
         cols = st.colors[self.hero]
         h = st.hands[self.hero]
-        seats = [(st.hands[i], st.colors[i], i) for i in ((first + t) % st.n for t in range(m))]
         low = low_hit = follow = total = hit = 0
         low_by: set[int] = set()
         by: set[int] = set()
@@ -717,15 +730,10 @@ class Search:
                         low_hit += bool(takers)
                         low_by |= takers
                 if lose:
-                    # each seat fills one cell: of this value, at most one per seat holding it
                     total += _BITS[lose]
-                    cells = k = 0
-                    for hand, colors, i in seats:
-                        if hand >> sh & 15 and lose & colors:
-                            cells |= lose & colors
-                            k += 1
-                            by.add(i)
-                    hit += min(_BITS[cells], k)
+                    x, seats = self._fillable(sh, lose, first, m)
+                    hit += x
+                    by |= seats
         if st.must_follow:
             if low - min(low_hit, len(low_by)) >= 1:
                 return True
@@ -865,14 +873,9 @@ class Search:
             if not x:
                 continue
             count += _BITS[x]
-            taken = k = 0
-            for t in range(m):
-                i = (first + t) % st.n
-                if st.hands[i] >> sh & 15 and x & st.colors[i]:
-                    taken |= x & st.colors[i]
-                    k += 1
-                    by.add(i)
-            hit += min(_BITS[taken], k)
+            y, seats = self._fillable(sh, x, first, m)
+            hit += y
+            by |= seats
         return count - min(hit, len(by)) >= 1
 
     def _low_follow(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
