@@ -587,6 +587,8 @@ def _loser_margin(
     worst = 0
     hit = 0
     by = 0
+    single = 0  # the losing cells of the values it holds once
+    multi = 0  # and of those it holds more than once
     for v in range(1, s[S_NV] + 1):
         sh = 4 * v - 4
         cnt = h >> sh & 15
@@ -600,6 +602,10 @@ def _loser_margin(
         x = k if cnt == 1 else 1
         if x > worst:
             worst = x
+        if cnt == 1:
+            single |= lose << sh
+        else:
+            multi |= lose << sh
         cells = 0
         most = 0  # (each seat fills at most its copies of the value)
         for i in range(n):
@@ -620,20 +626,13 @@ def _loser_margin(
         if by >> i & 1:
             fills += mult >> (2 * i) & 3
     margin = total - (hit if hit < fills else fills) - 1
-    bad = 0
+    # a single copy takes all its losing cells, one of two copies its own cell
+    bad = multi if margin < 1 else 0
     for v in range(1, s[S_NV] + 1):
         sh = 4 * v - 4
-        cnt = h >> sh & 15
-        if not cnt:
-            continue
-        lose = _lose_mask(~(used >> sh) & cols & 15, c, v < best)
-        if not lose:
-            continue
-        if cnt == 1:
-            if _POP[lose] > margin:
-                bad |= 15 << sh
-        elif margin < 1:
-            bad |= lose << sh
+        x = single >> sh & 15
+        if x and _POP[x] > margin:
+            bad |= 15 << sh
     return margin, worst, bad
 
 
