@@ -390,14 +390,11 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
         sh = 4 * v - 4
         if h >> sh & 15:
             free = ~(used >> sh) & cols & 15
-            lose = free & 14 & ~(1 << c)  # plain cards of other colors lose
-            if red and c != 0 and v < best and free & 1:
-                lose |= 1  # a lower red loses to the winning red
+            lose = _value_loses(free, c, v < best, red)
             if free >> c & 1:
                 follow += 1
-                if (red and c != 0) or v < best:
+                if lose >> c & 1:
                     low += 1
-                    lose |= 1 << c
                     x = _takers(s, sh, c, first, m)
                     if x:
                         low_hit += 1
@@ -553,18 +550,10 @@ def hero_ducks(s: Arr) -> bool:
         return _duck(s, c, w >> 2, (w & 3) == 0, p, m)
     if leader == hero:
         return _lead_loses(s)
-    used = s[S_USED]
-    lc = s[S_COLORS + leader]
-    lh = s[S_HANDS + leader]
     for c in range(4):
-        if lc >> c & 1:
-            for v in range(1, s[S_NV] + 1):
-                sh = 4 * v - 4
-                if lh >> sh & 15 and not used >> (sh + c) & 1:
-                    # the lowest lead of color c
-                    if not _duck(s, c, v, c == 0, (leader + 1) % n, m - 1):
-                        return False
-                    break
+        low = _lowest(s, leader, c)  # the lowest lead of color c
+        if low and not _duck(s, c, low, c == 0, (leader + 1) % n, m - 1):
+            return False
     return True
 
 
@@ -648,6 +637,19 @@ def _lose_mask(free: int, c: int, lower: bool) -> int:
 
 
 @njit(cache=True)
+def _value_loses(free: int, c: int, lower: bool, red: bool) -> int:
+    """Of the free cells ``free`` of one value, those that do not win a trick led in color
+    ``c`` whose winning card is higher (``lower``), red if ``red``: once red wins, every
+    plain cell and a lower red; else as _lose_mask."""
+    if red:
+        lose = free & 14
+        if lower:
+            lose |= free & 1
+        return lose
+    return _lose_mask(free, c, lower)
+
+
+@njit(cache=True)
 def _lowest(s: Arr, seat: int, c: int) -> int:
     """The lowest value ``seat`` can play in color ``c`` (0: none)."""
     if not s[S_COLORS + seat] >> c & 1:
@@ -676,13 +678,7 @@ def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
         sh = 4 * v - 4
         if not h >> sh & 15:
             continue
-        free = ~(used >> sh) & cols & 15
-        if red:
-            lose = free & 14
-            if v < best:
-                lose |= free & 1
-        else:
-            lose = _lose_mask(free, c, v < best)
+        lose = _value_loses(~(used >> sh) & cols & 15, c, v < best, red)
         if follows:
             lose &= 1 << c
         out |= lose << sh

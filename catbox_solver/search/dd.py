@@ -64,6 +64,22 @@ Progress = Callable[[int, int], None]
 _BITS = tuple(bin(i).count("1") for i in range(16))
 
 
+def _lose_mask(free: int, c: int, lower: bool) -> int:
+    """Of the free cells ``free`` of one value, those that do not win a trick led in color
+    ``c`` with a higher card of it (``lower``: the value is below that card): the plain
+    cells of other colors, and the cell of the led color if lower."""
+    return free & 14 & ~(1 << c) | (free & 1 << c if lower else 0)
+
+
+def _value_loses(free: int, c: int, lower: bool, red: bool) -> int:
+    """Of the free cells ``free`` of one value, those that do not win a trick led in color
+    ``c`` whose winning card is higher (``lower``), red if ``red``: once red wins, every
+    plain cell and a lower red; else as :func:`_lose_mask`."""
+    if red:
+        return free & 14 | (free & 1 if lower else 0)
+    return _lose_mask(free, c, lower)
+
+
 def _fill(free: int, holders: list[tuple[int, int]]) -> int:
     """The most empty cells of one value (mask ``free`` of its colors) that its holders can
     fill, each holder with (copies, mask of cells it can fill): a bipartite matching, by
@@ -665,18 +681,10 @@ class Search:
         leader = st.leader
         if leader == hero:
             return self._lead_loses()
-        used = st.used
-        lc = st.colors[leader]
-        lh = st.hands[leader]
         for c in range(4):
-            if lc >> c & 1:
-                for v in range(1, st.nv + 1):
-                    sh = 4 * v - 4
-                    if lh >> sh & 15 and not used >> (sh + c) & 1:
-                        # the lowest lead of color c
-                        if not self._duck(c, v, c == 0, (leader + 1) % n, m - 1):
-                            return False
-                        break
+            low = self._lowest(leader, c)  # the lowest lead of color c
+            if low and not self._duck(c, low, c == 0, (leader + 1) % n, m - 1):
+                return False
         return True
 
     def _takers(self, sh: int, c: int, first: int, m: int) -> set[int]:
@@ -718,14 +726,11 @@ class Search:
             sh = 4 * v - 4
             if h >> sh & 15:
                 free = ~(used >> sh) & cols & 15
-                lose = free & 14 & ~(1 << c)  # plain cards of other colors lose
-                if red and c != 0 and v < best and free & 1:
-                    lose |= 1  # a lower red loses to the winning red
+                lose = _value_loses(free, c, v < best, red)
                 if free >> c & 1:
                     follow += 1
-                    if (red and c != 0) or v < best:
+                    if lose >> c & 1:
                         low += 1
-                        lose |= 1 << c
                         takers = self._takers(sh, c, first, m)
                         low_hit += bool(takers)
                         low_by |= takers
@@ -850,11 +855,7 @@ class Search:
             sh = 4 * v - 4
             if not h >> sh & 15:
                 continue
-            free = ~(st.used >> sh) & cols & 15
-            if red:
-                lose = free & 14 | (free & 1 if v < best else 0)
-            else:
-                lose = free & 14 & ~(1 << c) | (free & 1 << c if v < best else 0)
+            lose = _value_loses(~(st.used >> sh) & cols & 15, c, v < best, red)
             if follows:
                 lose &= 1 << c
             out |= lose << sh
@@ -919,10 +920,7 @@ class Search:
             cnt = st.hands[self.hero] >> sh & 15
             if not cnt:
                 continue
-            free = ~(st.used >> sh) & cols & 15
-            lose = free & (14 & ~(1 << c) if c else 14)
-            if v < best:
-                lose |= free & (1 << c)
+            lose = _lose_mask(~(st.used >> sh) & cols & 15, c, v < best)
             if not lose:
                 continue
             total += _BITS[lose]
