@@ -102,8 +102,24 @@ def test_solve_timeout_is_unknown() -> None:
     data = json.loads(out)
     assert data["value"] is None
     assert data["pv"] == []
+    # what is proven stays: the value and every play within the range of any outcome
+    # (8 tricks left, none won: a paradox after 7 more tricks at worst, 8 tricks at best)
+    assert -7 <= data["bounds"][0] <= data["bounds"][1] <= 8
+    assert len(data["plays"]) == len(pos.legal_plays())
+    for r in data["plays"]:
+        assert r["result"] is None
+        assert -7 <= r["bounds"][0] <= r["bounds"][1] <= 8
     code, out, _ = _run("solve", position_to_json(pos), "--timeout", "0.05")
-    assert "unknown (out of time)" in out.splitlines()[0]
+    assert out.splitlines()[0].startswith(
+        "trick points seat 0 can be sure of unknown (out of time; proven "
+    )
+    code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05", "--json")
+    assert code == 0
+    for r in json.loads(out)["table"]:
+        assert r["tricks"] is None
+        assert -7 <= r["tricks_bounds"][0] <= r["tricks_bounds"][1] <= 8
+    code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05")
+    assert ".." in out.splitlines()[1].split()[2]
 
 
 def test_ddtable_json_and_text() -> None:

@@ -4,6 +4,7 @@ principal variation, the DD table, timeouts and bad questions."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -16,7 +17,15 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search.dd import QUESTIONS, Search, _twins, dd_table, solve, value_only
+from catbox_solver.search.dd import (
+    QUESTIONS,
+    Search,
+    _Timeout,
+    _twins,
+    dd_table,
+    solve,
+    value_only,
+)
 from catbox_solver.search.fast import FastState, pack_hand, unpack_hand
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
@@ -321,6 +330,115 @@ def test_timeout_gives_unknown_never_a_guess() -> None:
     assert value_only(pos, 0, "tricks", timeout=0.05) is None
     table = dd_table(pos, timeout=0.05)
     assert all(r.tricks is None for r in table.rows)
+
+
+class _CutAt:
+    """A deterministic timeout: the ``at``-th boolean search (``Search._u`` or ``_s``) of
+    a solve raises the timeout, as a deadline passing there would; ``at=None`` only
+    counts them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int | None) -> None:
+        self.calls = 0
+        for name in ("_u", "_s"):
+            monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
+        self.at = at
+
+    def _wrap(self, search_fn: Callable[[Search, int], bool]) -> Callable[[Search, int], bool]:
+        def cut(s: Search, r: int) -> bool:
+            if self.calls == self.at:
+                raise _Timeout
+            self.calls += 1
+            return search_fn(s, r)
+
+        return cut
+
+
+def _sign_range(pos: Position, hero: int, q: str) -> tuple[int, int]:
+    """The range of ``tricks`` / ``score`` from the minimax's paradox verdict alone."""
+    fs = FastState(pos)
+    w, tl = fs.won[hero], fs.tricks_left
+    if not minimax(pos, hero, "paradox"):
+        return (1 - tl - w, -w)  # a paradox of the hero after 0 to tl - 1 more tricks
+    if q == "tricks":
+        return (w, w + tl)
+    return (w, w + tl + bin(fs.owners[hero]).count("1") + tl)
+
+
+def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut a solve of ``tricks`` and ``score`` at every one of its searches in turn: every
+    play's result is either exact or unknown with a range holding the exact value, the
+    value's range holds the exact value, and once every play's sign is searched (they
+    come first), the plays not reached have exactly the range their sign gives."""
+    cuts = narrowed = 0
+    for pos, hero in _small_positions()[:40]:
+        for q in ("tricks", "score"):
+            if q not in _questions(pos, hero):
+                continue
+            plays = pos.legal_plays()
+            exact = [minimax(pos.after(p), hero, q) for p in plays]
+            value = max(exact) if pos.to_move == hero else min(exact)
+            # the searches of the first phase: one sign per play not merged with a twin
+            signs = len(plays) if q == "score" else _twins(pos, plays).count(None)
+            with monkeypatch.context() as m:
+                count = _CutAt(m, None)
+                assert solve(pos, hero, q).value == value
+            total = count.calls
+            for at in range(total):
+                with monkeypatch.context() as m:
+                    _CutAt(m, at)
+                    ans = solve(pos, hero, q)
+                assert ans.value is None and ans.pv == ()
+                assert ans.bounds is not None
+                assert ans.bounds[0] <= value <= ans.bounds[1], (pos, hero, q, at)
+                for r, x, p in zip(ans.plays, exact, plays, strict=True):
+                    if r.result is not None:
+                        assert r.result == x and r.bounds is None
+                        continue
+                    assert r.bounds is not None
+                    lo, hi = r.bounds
+                    assert lo <= x <= hi, (pos, hero, q, at, p)
+                    sign = _sign_range(pos.after(p), hero, q)
+                    within = sign[0] <= lo and hi <= sign[1]
+                    assert within or at < signs, (pos, hero, q, at, p)
+                    narrowed += within and (lo, hi) != sign
+                cuts += 1
+    assert cuts >= 800
+    assert narrowed >= 150
+
+
+def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut a DD table at every one of its searches in turn: each entry is exact or
+    unknown, an unknown trick count or score has a range holding the exact value, and
+    every seat's paradox verdict comes before any trick count."""
+    cuts = 0
+    for pos, _ in _small_positions()[:24]:
+        n = pos.rules.players
+        scored = [pos.predictions is None or pos.predictions[s] is not None for s in range(n)]
+        exact = [
+            (minimax(pos, s, "paradox"), minimax(pos, s, "tricks"),
+             minimax(pos, s, "score") if scored[s] else None)
+            for s in range(n)
+        ]
+        with monkeypatch.context() as m:
+            count = _CutAt(m, None)
+            dd_table(pos)
+        for at in range(count.calls):
+            with monkeypatch.context() as m:
+                _CutAt(m, at)
+                table = dd_table(pos)
+            for row, (par, tricks, score) in zip(table.rows, exact, strict=True):
+                assert row.paradox in (None, par)
+                assert (row.paradox is not None) == (row.seat < at)
+                for got, rng, want in (
+                    (row.tricks, row.tricks_bounds, tricks),
+                    (row.score, row.score_bounds, score),
+                ):
+                    if got is not None or want is None:
+                        assert got == want and rng is None
+                    else:
+                        assert rng is not None and rng[0] <= want <= rng[1], (pos, at, row)
+            cuts += 1
+    assert cuts >= 300
 
 
 # ---- the safe-seat cut-off is a proof ----------------------------------------------------

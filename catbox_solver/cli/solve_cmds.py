@@ -78,8 +78,11 @@ def line_text(pos: Position, line: tuple[Play, ...]) -> str:
     return text
 
 
-def _value_text(question: str, value: Any) -> str:
+def _value_text(question: str, value: Any, bounds: tuple[int, int] | None = None) -> str:
     if value is None:
+        if bounds is not None:
+            lo, hi = bounds
+            return f"unknown (out of time; proven {lo} to {hi})"
         return "unknown (out of time)"
     if question in ("paradox", "table"):
         return "yes" if value else "no"
@@ -97,14 +100,14 @@ QUESTION_TEXT = {
 def answer_text(pos: Position, ans: Answer) -> str:
     """Readable answer: the value, the plays best first, the principal variation."""
     head = QUESTION_TEXT[ans.question].format(h=ans.hero)
-    lines = [f"{head} {_value_text(ans.question, ans.value)}"]
+    lines = [f"{head} {_value_text(ans.question, ans.value, ans.bounds)}"]
     if ans.plays:
         mover = "the hero" if ans.to_move == ans.hero else f"seat {ans.to_move}"
         if ans.question == "table":
             mover = f"seat {ans.to_move}"
         lines.append(f"after each play of {mover} (to move), best first:")
         for r in ans.best_first():
-            lines.append(f"  {r.play.text:4} {_value_text(ans.question, r.result)}")
+            lines.append(f"  {r.play.text:4} {_value_text(ans.question, r.result, r.bounds)}")
     if ans.pv:
         lines.append(f"best line: {line_text(pos, ans.pv)}")
     lines.append(f"{ans.nodes} nodes, {ans.seconds:.3f} s")
@@ -144,7 +147,10 @@ def solve_cmd(
 
     The answer is exact: the value, the value after every legal play of the player to
     move, and a best line. With --timeout the search may end with "unknown", never with
-    a guess.
+    a guess; for tricks and score an unknown value or play result comes with the range
+    the search had proven it to lie in ("bounds": [lo, hi] in the JSON). Every play's
+    sign (whether the hero avoids causing a paradox) is searched first, so a timeout
+    still leaves each play a range.
 
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).
@@ -170,15 +176,27 @@ def solve_cmd(
     )
 
 
+def _cell(value: int | None, bounds: tuple[int, int] | None, unknown: str) -> str:
+    """A table cell: the value, or the proven range lo..hi when out of time."""
+    if value is not None:
+        return str(value)
+    if bounds is not None:
+        return f"{bounds[0]}..{bounds[1]}"
+    return unknown
+
+
 def table_text(table: DDTable) -> str:
     lines = [f"{'seat':>4}  {'no paradox':>10}  {'tricks':>6}  {'score':>5}"]
     for r in table.rows:
         par = "?" if r.paradox is None else "yes" if r.paradox else "no"
-        tricks = "?" if r.tricks is None else str(r.tricks)
-        score = "-" if r.score is None else str(r.score)
+        tricks = _cell(r.tricks, r.tricks_bounds, "?")
+        score = _cell(r.score, r.score_bounds, "-")
         lines.append(f"{r.seat:>4}  {par:>10}  {tricks:>6}  {score:>5}")
     lines.append(f"{table.nodes} nodes, {table.seconds:.3f} s")
-    lines.append("(score '-': prediction unknown or out of time; '?': out of time)")
+    lines.append(
+        "(score '-': prediction unknown or out of time; '?': out of time; "
+        "'lo..hi': out of time, proven in that range)"
+    )
     return "\n".join(lines)
 
 
@@ -194,7 +212,10 @@ def ddtable_cmd(
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
     For each seat: can it be sure never to cause a paradox, the trick points it can be sure
-    of, and the round score it can be sure of (needs its prediction).
+    of, and the round score it can be sure of (needs its prediction). With --timeout, every
+    seat's paradox verdict is searched first, then the trick points, then the scores; a
+    value left unknown shows the range proven (lo..hi; "tricks_bounds" and
+    "score_bounds" in the JSON).
 
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).

@@ -108,10 +108,13 @@ class _Timeout(Exception):
 
 @dataclass(frozen=True, slots=True)
 class PlayResult:
-    """The value of the question after one legal play of the player to move."""
+    """The value of the question after one legal play of the player to move. ``bounds``:
+    when the result is unknown (out of time) for ``tricks`` or ``score``, the range
+    ``(lo, hi)`` the search had proven it to lie in; otherwise None."""
 
     play: Play
     result: Value
+    bounds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,29 +132,38 @@ class Answer:
     nodes: int
     seconds: float
     to_move: int
+    bounds: tuple[int, int] | None = None
+    """When the value is unknown (out of time) for ``tricks`` or ``score``: the range
+    ``(lo, hi)`` it is proven to lie in, from the plays' results and ranges."""
 
     def to_json(self) -> dict[str, Any]:
-        """The fixed JSON shape of POSITION-JSON.md."""
-        return {
+        """The fixed JSON shape of POSITION-JSON.md, plus ``bounds`` ([lo, hi]) beside a
+        value or a play's result that is null for ``tricks`` or ``score``."""
+        plays: list[dict[str, Any]] = []
+        for r in self.plays:
+            row: dict[str, Any] = {
+                "value": r.play.value,
+                "color": COLOR_CHARS[r.play.color],
+                "text": r.play.text,
+                "result": r.result,
+            }
+            if r.bounds is not None:
+                row["bounds"] = list(r.bounds)
+            plays.append(row)
+        out: dict[str, Any] = {
             "question": self.question,
             "hero": self.hero,
             "value": self.value,
-            "plays": [
-                {
-                    "value": r.play.value,
-                    "color": COLOR_CHARS[r.play.color],
-                    "text": r.play.text,
-                    "result": r.result,
-                }
-                for r in self.plays
-            ],
-            "pv": [
-                {"value": p.value, "color": COLOR_CHARS[p.color], "text": p.text}
-                for p in self.pv
-            ],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
         }
+        if self.bounds is not None:
+            out["bounds"] = list(self.bounds)
+        out["plays"] = plays
+        out["pv"] = [
+            {"value": p.value, "color": COLOR_CHARS[p.color], "text": p.text} for p in self.pv
+        ]
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        return out
 
     def best_first(self) -> tuple[PlayResult, ...]:
         """The plays, best for the player to move first (hero: highest value first; any
@@ -224,6 +236,10 @@ class Search:
         self._diagonal = rules.adjacency == "diagonal"
         self._groups: dict[int, int] = {}
         self._guess: int | None = None  # the outcome u of the last tricks_exact
+        # the range proven so far for the value tricks_exact or score_exact is computing
+        # (final trick points or score): what is known when the deadline passes
+        self.partial: tuple[int, int] | None = None
+        self._partial_paradox = False  # the range is of outcomes where the hero causes one
         self._mode = 0
         self._limit = 1 << 62
         self._rng = random.Random(0)
@@ -1345,8 +1361,13 @@ class Search:
                 return self._u(u)
         return False
 
-    def tricks_exact(self) -> int:
-        """The hero's guaranteed final trick points.
+    def tricks_exact(self, sign: bool | None = None) -> int:
+        """The hero's guaranteed final trick points (``sign``: the answer of ``u >= 0``,
+        when known)."""
+        return self._final(self._exact_u(sign))
+
+    def _exact_u(self, sign: bool | None) -> int:
+        """The exact outcome u of the rest of the round.
 
         A binary search over u, after the sign (``u >= 0``, the paradox verdict). The
         outcome of the previous call, when there is one in range, is tried first with
@@ -1354,15 +1375,20 @@ class Search:
         (``solve`` asks for each), and each search a guess saves can cost millions of
         nodes."""
         tl = self.st.tricks_left
-        if self._u(0):
+        if sign is None:
+            self._note_u(-tl, tl)
+            sign = self._u(0)
+        if sign:
             lo, hi = 0, tl
         else:
             lo, hi = -tl, -1
+        self._note_u(lo, hi)
         g = self._guess
         if g is not None and lo <= g <= hi:
             # u >= g (known when g = lo)? then u >= g + 1?; else u >= g - 1?
             if g > lo and not self._u(g):
                 hi = g - 1
+                self._note_u(lo, hi)
                 if lo < hi:
                     if self._u(hi):
                         lo = hi
@@ -1370,36 +1396,61 @@ class Search:
                         hi -= 1
             else:
                 lo = g
+                self._note_u(lo, hi)
                 if g < hi:
                     if self._u(g + 1):
                         lo = g + 1
                     else:
                         hi = g
+            self._note_u(lo, hi)
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self._u(mid):
                 lo = mid
             else:
                 hi = mid - 1
+            self._note_u(lo, hi)
         self._guess = lo
-        return self._final(lo)
+        return lo
 
-    def score_exact(self) -> int:
+    def _note_u(self, lo: int, hi: int) -> None:
+        """Keep the range of u proven so far, as final trick points (monotone in u)."""
+        self.partial = (self._final(lo), self._final(hi))
+        self._partial_paradox = hi < 0
+
+    def _score_ceiling(self) -> int:
+        """No score above this on the current state: every trick left won, and a token
+        for each, on top of what the hero has."""
         st = self.st
-        w = st.won[self.hero]
-        tl = st.tricks_left
-        # the score is at least the trick points, and equal to them when they are
-        # negative (the scores >= k <=> trick points >= k for k <= 0)
-        lo = self.tricks_exact()
-        if lo < 0:
-            return lo
-        hi = w + tl + bin(st.owners[self.hero]).count("1") + tl
+        return st.won[self.hero] + st.tricks_left + bin(st.owners[self.hero]).count("1") + (
+            st.tricks_left
+        )
+
+    def score_exact(self, sign: bool | None = None) -> int:
+        """The hero's guaranteed round score (``sign``: the answer of ``u >= 0``, when
+        known)."""
+        hi = self._score_ceiling()
+        # the score is at least the trick points, and equal to them when the hero causes
+        # a paradox (u < 0)
+        try:
+            u = self._exact_u(sign)
+        except _Timeout:
+            if self.partial is not None:
+                # a paradox of the hero scores its trick points; else up to the ceiling
+                t_lo, t_hi = self.partial
+                self.partial = (t_lo, t_hi if self._partial_paradox else hi)
+            raise
+        lo = self._final(u)
+        if u < 0:
+            return lo  # the hero causes a paradox: its score is its trick points
+        self.partial = (lo, hi)
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self._s(mid):
                 lo = mid
             else:
                 hi = mid - 1
+            self.partial = (lo, hi)
         return lo
 
     def at_least(self, question: str, k: int) -> bool:
@@ -1415,15 +1466,27 @@ class Search:
             return False
         return self._u(0) if question == "paradox" else self.table()
 
-    def exact(self, question: str) -> Value:
-        """The exact value of ``question`` on the current state."""
+    def exact(self, question: str, sign: bool | None = None) -> Value:
+        """The exact value of ``question`` on the current state; ``sign``, when known, is
+        the answer of ``u >= 0`` (the paradox verdict) there."""
         if question == "paradox":
-            return self._u(0)
+            return self._u(0) if sign is None else sign
         if question == "tricks":
-            return self.tricks_exact()
+            return self.tricks_exact(sign)
         if question == "score":
-            return self.score_exact()
+            return self.score_exact(sign)
         return self.table()
+
+    def sign_range(self, question: str, sign: bool) -> tuple[int, int]:
+        """The range of ``tricks`` or ``score`` on the current state known from the sign
+        alone (``u >= 0`` or not)."""
+        tl = self.st.tricks_left
+        lo, hi = (self._final(0), self._final(tl)) if sign else (
+            self._final(-tl), self._final(-1)
+        )
+        if question == "score" and sign:
+            hi = self._score_ceiling()
+        return (lo, hi)
 
     def principal_variation(self, question: str, value: Value) -> tuple[Play, ...]:
         """A line of best play from the current state to the end of the round: at each
@@ -1500,27 +1563,65 @@ def solve(
     results: list[Value] = []
     st = search.st
     twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
+    # tricks and score: first the sign of every play (u >= 0, the paradox verdict), then
+    # each play's exact value from there. The same searches as one play after another,
+    # but a timeout leaves every play reached with a proven range, not only the first.
+    two_phases = question in ("tricks", "score")
+    ranges: list[tuple[int, int] | None] = [None] * len(plays)
+    signs: list[bool | None] = [None] * len(plays)
+    steps = 2 * len(plays) if two_phases else len(plays)
+    step = 0
+    current = -1  # the play whose exact value is being searched
     try:
+        if two_phases:
+            for i, play in enumerate(plays):
+                if progress is not None:
+                    progress(step, steps)
+                step += 1
+                twin = twins[i]
+                if twin is not None:
+                    signs[i], ranges[i] = signs[twin], ranges[twin]
+                    continue
+                st.push(play)
+                sign = search._u(0)
+                signs[i], ranges[i] = sign, search.sign_range(question, sign)
+                st.pop()
         for i, play in enumerate(plays):
             if progress is not None:
-                progress(i, len(plays))
+                progress(step, steps)
+            step += 1
             twin = twins[i]
             if twin is not None:
                 results.append(results[twin])
                 continue
             st.push(play)
-            results.append(search.exact(question))
+            search.partial = ranges[i]
+            current = i
+            results.append(search.exact(question, signs[i]))
             st.pop()  # (after a timeout the state is dropped, not restored)
         if progress is not None:
-            progress(len(plays), len(plays))
+            progress(steps, steps)
         value = _combine(question, to_move == hero, results)
         pv = search.principal_variation(question, value)
     except _Timeout:
         done = [PlayResult(p, r) for p, r in zip(plays, results, strict=False)]
-        done += [PlayResult(p, None) for p in plays[len(results) :]]
+        if two_phases:
+            # what the search had proven: the play under way its range so far, the
+            # others their range from the sign, or from any outcome of the round
+            for i in range(len(results), len(plays)):
+                rng = search.partial if i == current else ranges[i]
+                if rng is None:
+                    rng = _any_outcome(pos.after(plays[i]), hero, question)
+                done.append(PlayResult(plays[i], None, rng))
+            known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
+            pick = max if to_move == hero else min
+            bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
+        else:
+            done += [PlayResult(p, None) for p in plays[len(results) :]]
+            bounds = None
         return Answer(
             question, hero, None, tuple(done), (), search.nodes,
-            time.perf_counter() - start, to_move,
+            time.perf_counter() - start, to_move, bounds,
         )
     return Answer(
         question,
@@ -1568,6 +1669,20 @@ def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
     return out
 
 
+def _any_outcome(pos: Position, hero: int, question: str) -> tuple[int, int]:
+    """The range of ``tricks`` or ``score`` over every way the rest of the round can go:
+    the hero causes a paradox in the last trick after winning all the others, or wins
+    them all (with a token each, for the score)."""
+    st = FastState(pos)
+    w = st.won[hero]
+    tl = st.tricks_left
+    lo = 1 - tl - w if tl else (-w if pos.paradox_by == hero else w)
+    hi = w + tl
+    if question == "score":
+        hi += bin(st.owners[hero]).count("1") + tl
+    return (lo, hi)
+
+
 def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
     """The value of a position from the values after each play of the player to move."""
     if question == "table":
@@ -1604,12 +1719,15 @@ def value_only(
 class TableRow:
     """One line of a double-dummy table: the seat as hero, whether it can avoid causing a
     paradox, its guaranteed trick points and its guaranteed score (None if its prediction
-    is unknown or the time ran out)."""
+    is unknown or the time ran out). When the time ran out on the trick points or the
+    score, ``tricks_bounds`` / ``score_bounds`` give the range ``(lo, hi)`` proven."""
 
     seat: int
     paradox: bool | None
     tricks: int | None
     score: int | None
+    tricks_bounds: tuple[int, int] | None = None
+    score_bounds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1619,14 +1737,19 @@ class DDTable:
     seconds: float
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "table": [
-                {"seat": r.seat, "paradox": r.paradox, "tricks": r.tricks, "score": r.score}
-                for r in self.rows
-            ],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-        }
+        """Every seat's row; ``tricks_bounds`` / ``score_bounds`` ([lo, hi]) only beside
+        a value left unknown."""
+        table: list[dict[str, Any]] = []
+        for r in self.rows:
+            row: dict[str, Any] = {
+                "seat": r.seat, "paradox": r.paradox, "tricks": r.tricks, "score": r.score
+            }
+            if r.tricks_bounds is not None:
+                row["tricks_bounds"] = list(r.tricks_bounds)
+            if r.score_bounds is not None:
+                row["score_bounds"] = list(r.score_bounds)
+            table.append(row)
+        return {"table": table, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
 
 
 def dd_table(
@@ -1637,43 +1760,54 @@ def dd_table(
 ) -> DDTable:
     """For every seat as hero: the paradox verdict, the guaranteed trick points and the
     guaranteed score (None where the prediction is unknown). ``timeout`` covers the whole
-    table; values not reached in time are None."""
+    table; values not reached in time are None, and unknown trick points and scores come
+    with the range proven. Question by question (every seat's paradox verdict first, then
+    the trick points, then the scores), so that a timeout leaves each seat its answers
+    to the easier questions; each seat keeps its own search (and table) throughout."""
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
-    rows: list[TableRow] = []
-    nodes = 0
     n = pos.rules.players
     terminal = not pos.legal_plays()
-    for seat in range(n):
-        if progress is not None:
-            progress(seat, n)
-        search = Search(pos, seat, deadline, engine)
-        vals: list[Value] = []
-        for q in ("paradox", "tricks", "score"):
+    searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
+    vals: dict[tuple[int, str], Value] = {}
+    ranges: dict[tuple[int, str], tuple[int, int]] = {}
+    questions = ("paradox", "tricks", "score")
+    for qi, q in enumerate(questions):
+        for seat, search in enumerate(searches):
+            if progress is not None:
+                progress(qi * n + seat, 3 * n)
+            vals[seat, q] = None
             if q == "score":
                 try:
                     _check_prediction(pos, seat)
                 except SearchError:
-                    vals.append(None)
                     continue
             if terminal:
-                vals.append(_terminal_value(pos, seat, q, search))
+                vals[seat, q] = _terminal_value(pos, seat, q, search)
                 continue
+            sign = vals[seat, "paradox"]
             try:
-                vals.append(search.exact(q))
+                vals[seat, q] = search.exact(q, None if sign is None else bool(sign))
             except _Timeout:
-                vals.append(None)
                 search.st = FastState(pos)
-        nodes += search.nodes
-        p, t, s = vals
+                if q != "paradox":
+                    # (tricks_exact notes a range before its first search)
+                    ranges[seat, q] = search.partial or _any_outcome(pos, seat, q)
+                    search.partial = None
+    rows: list[TableRow] = []
+    for seat in range(n):
+        p, t, s = (vals[seat, q] for q in questions)
         rows.append(
             TableRow(
                 seat,
                 None if p is None else bool(p),
                 None if t is None else int(t),
                 None if s is None else int(s),
+                ranges.get((seat, "tricks")),
+                ranges.get((seat, "score")),
             )
         )
+    nodes = sum(search.nodes for search in searches)
     if progress is not None:
-        progress(n, n)
+        progress(3 * n, 3 * n)
     return DDTable(tuple(rows), nodes, time.perf_counter() - start)
