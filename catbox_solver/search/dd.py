@@ -1606,10 +1606,16 @@ def solve(
     except _Timeout:
         done = [PlayResult(p, r) for p, r in zip(plays, results, strict=False)]
         if two_phases:
-            # what the search had proven: the play under way its range so far, the
-            # others their range from the sign, or from any outcome of the round
+            # what the search had proven: a twin of a finished play its value, the play
+            # under way (and its twins) its range so far, the others their range from
+            # the sign, or from any outcome of the round
             for i in range(len(results), len(plays)):
-                rng = search.partial if i == current else ranges[i]
+                twin = twins[i]
+                src = i if twin is None else twin  # the play searched for it
+                if src < len(results):
+                    done.append(PlayResult(plays[i], results[src]))
+                    continue
+                rng = search.partial if current == src else ranges[src]
                 if rng is None:
                     rng = _any_outcome(pos.after(plays[i]), hero, question)
                 done.append(PlayResult(plays[i], None, rng))
