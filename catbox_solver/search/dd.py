@@ -1560,71 +1560,56 @@ def solve(
     if not plays:
         value = _terminal_value(pos, hero, question, search)
         return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
-    results: list[Value] = []
     st = search.st
     twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
+    searched = [i for i, twin in enumerate(twins) if twin is None]  # a twin takes its value
     # tricks and score: first the sign of every play (u >= 0, the paradox verdict), then
     # each play's exact value from there. The same searches as one play after another,
     # but a timeout leaves every play reached with a proven range, not only the first.
-    two_phases = question in ("tricks", "score")
-    ranges: list[tuple[int, int] | None] = [None] * len(plays)
-    signs: list[bool | None] = [None] * len(plays)
-    steps = 2 * len(plays) if two_phases else len(plays)
-    step = 0
+    phases = ("sign", "exact") if question in ("tricks", "score") else ("exact",)
+    signs: dict[int, bool] = {}
+    ranges: dict[int, tuple[int, int]] = {}
+    found: dict[int, Value] = {}
     current = -1  # the play whose exact value is being searched
+    steps = len(phases) * len(searched)
     try:
-        if two_phases:
-            for i, play in enumerate(plays):
-                if progress is not None:
-                    progress(step, steps)
-                step += 1
-                twin = twins[i]
-                if twin is not None:
-                    signs[i], ranges[i] = signs[twin], ranges[twin]
-                    continue
-                st.push(play)
-                sign = search._u(0)
-                signs[i], ranges[i] = sign, search.sign_range(question, sign)
-                st.pop()
-        for i, play in enumerate(plays):
+        for step, (phase, i) in enumerate((ph, i) for ph in phases for i in searched):
             if progress is not None:
                 progress(step, steps)
-            step += 1
-            twin = twins[i]
-            if twin is not None:
-                results.append(results[twin])
-                continue
-            st.push(play)
-            search.partial = ranges[i]
-            current = i
-            results.append(search.exact(question, signs[i]))
+            st.push(plays[i])
+            if phase == "sign":
+                signs[i] = search._u(0)
+                ranges[i] = search.sign_range(question, signs[i])
+            else:
+                search.partial = ranges.get(i)
+                current = i
+                found[i] = search.exact(question, signs.get(i))
             st.pop()  # (after a timeout the state is dropped, not restored)
         if progress is not None:
             progress(steps, steps)
+        results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
         value = _combine(question, to_move == hero, results)
         pv = search.principal_variation(question, value)
     except _Timeout:
-        done = [PlayResult(p, r) for p, r in zip(plays, results, strict=False)]
-        if two_phases:
-            # what the search had proven: a twin of a finished play its value, the play
-            # under way (and its twins) its range so far, the others their range from
-            # the sign, or from any outcome of the round
-            for i in range(len(results), len(plays)):
-                twin = twins[i]
-                src = i if twin is None else twin  # the play searched for it
-                if src < len(results):
-                    done.append(PlayResult(plays[i], results[src]))
-                    continue
-                rng = search.partial if current == src else ranges[src]
+        done: list[PlayResult] = []
+        for i, twin in enumerate(twins):
+            src = i if twin is None else twin  # the play searched for this one
+            if src in found:
+                done.append(PlayResult(plays[i], found[src]))
+            elif len(phases) == 1:
+                done.append(PlayResult(plays[i], None))
+            else:
+                # what the search had proven: the play under way its range so far, the
+                # others their range from the sign, or from any outcome of the round
+                rng = search.partial if src == current else ranges.get(src)
                 if rng is None:
                     rng = _any_outcome(pos.after(plays[i]), hero, question)
                 done.append(PlayResult(plays[i], None, rng))
+        bounds = None
+        if len(phases) == 2:
             known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
             pick = max if to_move == hero else min
             bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
-        else:
-            done += [PlayResult(p, None) for p in plays[len(results) :]]
-            bounds = None
         return Answer(
             question, hero, None, tuple(done), (), search.nodes,
             time.perf_counter() - start, to_move, bounds,
