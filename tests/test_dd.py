@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -15,10 +16,12 @@ from minimax_ref import minimax, terminal_value, tree_size
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.position import PLAYS, Position
+from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.dd import (
     QUESTIONS,
+    Answer,
+    PlayResult,
     Search,
     _Timeout,
     _twins,
@@ -430,6 +433,24 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     assert cuts >= 800
     assert narrowed >= 150
     assert twinned >= 60
+
+
+def test_best_first_ranks_a_play_out_of_time_by_its_range() -> None:
+    """Hero to move: by the low end of the range (a play proven to give at least 0 before
+    one known to give -1), then the high; another seat: by the high end, then the low;
+    a play out of time without a range comes last."""
+    a, b, c, d = (Play(v, 1) for v in (1, 2, 3, 4))
+    plays = (
+        PlayResult(a, -4),
+        PlayResult(b, None, (0, 3)),
+        PlayResult(c, None, (-7, 0)),
+        PlayResult(d, -1),
+    )
+    ans = Answer("tricks", 0, None, plays, (), 0, 0.0, 0, (0, 3))
+    assert [r.play for r in ans.best_first()] == [b, d, a, c]
+    assert [r.play for r in replace(ans, to_move=1).best_first()] == [a, d, c, b]
+    unknown = replace(ans, plays=(PlayResult(a, None), *plays[1:]))
+    assert unknown.best_first()[-1].play == a
 
 
 def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.MonkeyPatch) -> None:

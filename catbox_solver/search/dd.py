@@ -167,14 +167,20 @@ class Answer:
 
     def best_first(self) -> tuple[PlayResult, ...]:
         """The plays, best for the player to move first (hero: highest value first; any
-        other player: lowest value for the hero first; unknown last)."""
+        other player: lowest value for the hero first). A play out of time counts by its
+        proven range (hero: by its low, then its high; any other player: by its high,
+        then its low), so one proven to beat a known value comes before it; without a
+        range it comes last."""
         mover_is_hero = self.to_move == self.hero or self.question == "table"
 
-        def rank(r: PlayResult) -> tuple[int, int]:
-            if r.result is None:
-                return (1, 0)
-            v = int(r.result)
-            return (0, -v if mover_is_hero else v)
+        def rank(r: PlayResult) -> tuple[int, int, int]:
+            if r.result is not None:
+                lo = hi = int(r.result)
+            elif r.bounds is not None:
+                lo, hi = r.bounds
+            else:
+                return (1, 0, 0)
+            return (0, -lo, -hi) if mover_is_hero else (0, hi, lo)
 
         return tuple(sorted(self.plays, key=rank))
 
