@@ -1483,14 +1483,13 @@ class Search:
             return self.score_exact(sign)
         return self.table()
 
-    def sign_range(self, question: str, sign: bool) -> tuple[int, int]:
+    def sign_range(self, question: str, sign: bool | None) -> tuple[int, int]:
         """The range of ``tricks`` or ``score`` on the current state known from the sign
-        alone (``u >= 0`` or not)."""
+        alone (``u >= 0`` or not; None: not known, any outcome of the round)."""
         tl = self.st.tricks_left
-        lo, hi = (self._final(0), self._final(tl)) if sign else (
-            self._final(-tl), self._final(-1)
-        )
-        if question == "score" and sign:
+        lo_u, hi_u = (-tl, tl) if sign is None else (0, tl) if sign else (-tl, -1)
+        lo, hi = self._final(lo_u), self._final(hi_u)
+        if question == "score" and sign is not False:
             hi = self._score_ceiling()
         return (lo, hi)
 
@@ -1598,6 +1597,7 @@ def solve(
         pv = search.principal_variation(question, value)
     except _Timeout:
         done: list[PlayResult] = []
+        search.st = FastState(pos)  # (the state the timeout left is dropped)
         for i, twin in enumerate(twins):
             src = i if twin is None else twin  # the play searched for this one
             if src in found:
@@ -1609,7 +1609,9 @@ def solve(
                 # others their range from the sign, or from any outcome of the round
                 rng = search.partial if src == current else ranges.get(src)
                 if rng is None:
-                    rng = _any_outcome(pos.after(plays[i]), hero, question)
+                    search.st.push(plays[i])
+                    rng = search.sign_range(question, None)
+                    search.st.pop()
                 done.append(PlayResult(plays[i], None, rng))
         bounds = None
         if len(phases) == 2:
@@ -1664,20 +1666,6 @@ def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
         out.append(twin)
         first.setdefault((pl.value, pl.color), i if twin is None else twin)
     return out
-
-
-def _any_outcome(pos: Position, hero: int, question: str) -> tuple[int, int]:
-    """The range of ``tricks`` or ``score`` over every way the rest of the round can go:
-    the hero causes a paradox in the last trick after winning all the others, or wins
-    them all (with a token each, for the score)."""
-    st = FastState(pos)
-    w = st.won[hero]
-    tl = st.tricks_left
-    lo = 1 - tl - w if tl else (-w if pos.paradox_by == hero else w)
-    hi = w + tl
-    if question == "score":
-        hi += bin(st.owners[hero]).count("1") + tl
-    return (lo, hi)
 
 
 def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
@@ -1789,7 +1777,7 @@ def dd_table(
                 search.st = FastState(pos)
                 if q != "paradox":
                     # (tricks_exact notes a range before its first search)
-                    ranges[seat, q] = search.partial or _any_outcome(pos, seat, q)
+                    ranges[seat, q] = search.partial or search.sign_range(q, None)
                     search.partial = None
     rows: list[TableRow] = []
     for seat in range(n):
