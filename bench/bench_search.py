@@ -6,7 +6,9 @@ discards and predictions). Positions are reached by paradox-free play from seede
 randomized depth-first search finds a line that finishes the round with no paradox, and the
 line is cut at the wanted trick): random play mostly reaches positions that are already
 lost, which are easy. The same positions are solved by the straightforward memoised
-alpha-beta of ``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up.
+alpha-beta of ``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up. When
+answers run out of time (``tricks`` and ``score``), a second line gives the width of the
+range the value was proven to lie in.
 
 Examples::
 
@@ -105,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                 times: list[float] = []
                 nodes: list[float] = []
                 timeouts = 0
+                widths: list[int] = []  # a timeout's proven range of the value: hi - lo
                 ratios: list[float] = []
                 base_times: list[float] = []
                 for pos in positions:
@@ -120,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                     nodes.append(ans.nodes)
                     if ans.value is None:
                         timeouts += 1
+                        if ans.bounds is not None:
+                            widths.append(ans.bounds[1] - ans.bounds[0])
                     if args.baseline:
                         bt0 = time.perf_counter()
                         bval = baseline_solve(pos, hero, q, timeout=args.baseline_seconds)
@@ -144,6 +149,14 @@ def main(argv: list[str] | None = None) -> int:
                     f"{statistics.median(nodes):10.0f} {max(nodes):11.0f} | {timeouts:8d} | {base}",
                     flush=True,
                 )
+                if widths:
+                    # what a timed-out answer still says: the range of the value proven
+                    print(
+                        f"{'':>17}   out of time, the value's proven range (hi - lo): median "
+                        f"{statistics.median(widths):g}, widest {max(widths)}, at most 1 in "
+                        f"{sum(w <= 1 for w in widths)} of {len(widths)}",
+                        flush=True,
+                    )
     return 0
 
 
