@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from gen import random_line, start_position
 from minimax_ref import minimax
 
-from catbox_solver.cli import main
+from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.jsonform import position_to_json
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
@@ -120,6 +121,37 @@ def test_solve_timeout_is_unknown() -> None:
         assert -7 <= r["tricks_bounds"][0] <= r["tricks_bounds"][1] <= 8
     code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05")
     assert ".." in out.splitlines()[1].split()[2]
+
+
+def test_progress_line_names_the_search_and_ends_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a terminal (forced here), solve and ddtable show one progress line on stderr:
+    the searches done, the search under way and the range proven for it; the line is
+    ended once, also when the time runs out before the last search; --quiet shows none."""
+    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    pos = _late(4, 3)
+    code, out, err = _run("solve", position_to_json(pos), "--question", "tricks")
+    assert code == 0 and out.startswith("trick points seat ")
+    shown = err.split("\r")[1:]
+    assert shown[0].startswith("solving: 0/") and "searches done; now " in shown[0]
+    assert ": paradox verdict" in shown[0]
+    assert any("exact tricks, proven " in s for s in shown)
+    assert err.endswith("\n") and err.count("\n") == 1
+    total = shown[-1].split("/")[1].split()[0]
+    assert shown[-1].rstrip() == f"solving: {total}/{total} searches done"
+    # out of time: the open line is ended, once
+    first = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    code, out, err = _run("solve", position_to_json(first), "--timeout", "0.3")
+    assert code == 0 and "out of time" in out
+    assert err.endswith("\n") and err.count("\n") == 1
+    assert "; now " in err.split("\r")[-1]  # cut short while a search was under way
+    code, out, err = _run("ddtable", position_to_json(pos))
+    assert code == 0 and err.count("\n") == 1
+    assert "seats: 0/12 searches done; now seat 0: paradox verdict" in err
+    assert "seat 0: trick points" in err
+    code, out, err = _run("solve", position_to_json(pos), "--question", "tricks", "--quiet")
+    assert code == 0 and err == ""
 
 
 def test_ddtable_json_and_text() -> None:

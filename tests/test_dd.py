@@ -4,6 +4,7 @@ principal variation, the DD table, timeouts and bad questions."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
@@ -23,6 +24,7 @@ from catbox_solver.search.dd import (
     Answer,
     PlayResult,
     Search,
+    Value,
     _Timeout,
     _twins,
     dd_table,
@@ -486,6 +488,89 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.Monk
                         assert rng is not None and rng[0] <= want <= rng[1], (pos, at, row)
             cuts += 1
     assert cuts >= 300
+
+
+def _recorder() -> tuple[list[tuple[int, int, str]], Callable[[int, int, str], None]]:
+    """A progress callback and the list of its calls."""
+    calls: list[tuple[int, int, str]] = []
+    return calls, lambda d, t, w: calls.append((d, t, w))
+
+
+_PROVEN = re.compile(r"^(.*), proven (-?\d+) to (-?\d+)$")
+
+
+def _check_progress(
+    calls: list[tuple[int, int, str]], steps: list[str], exact: list[Value]
+) -> int:
+    """``calls`` of progress(done, total, what) for the searches named ``steps`` in order,
+    whose values are ``exact`` (None: a step that shows no range): each step is announced
+    by its name when it starts, a range shown during a step is named after it, narrows
+    and holds the step's value; the last call is (total, total, ""). Returns how many
+    ranges were shown."""
+    total = len(steps)
+    assert calls[-1] == (total, total, "")
+    assert all(t == total for _, t, _ in calls)
+    assert [d for d, _, _ in calls] == sorted(d for d, _, _ in calls)
+    assert [(d, w) for d, _, w in calls[:-1] if not _PROVEN.match(w)] == list(
+        enumerate(steps)
+    )
+    shown = 0
+    last: dict[int, tuple[int, int]] = {}
+    for d, _, w in calls[:-1]:
+        m = _PROVEN.match(w)
+        if m:
+            lo, hi = int(m.group(2)), int(m.group(3))
+            assert m.group(1) == steps[d]
+            want = exact[d]
+            assert want is not None and lo <= want <= hi, (w, want)
+            prev = last.get(d, (lo, hi))
+            assert prev[0] <= lo <= hi <= prev[1], (w, prev)
+            last[d] = (lo, hi)
+            shown += 1
+    return shown
+
+
+def test_solve_reports_each_search_and_the_range_proven() -> None:
+    """progress(done, total, what) of a solve: one step per search, in order (tricks and
+    score: every play's paradox verdict, then every play's exact value; mirror plays
+    searched once), named by its play and its question; while an exact value is searched
+    the range proven so far is shown, narrowing, and it holds the play's value."""
+    shown = 0
+    for pos, hero in _small_positions()[:80]:
+        for q in _questions(pos, hero):
+            calls, record = _recorder()
+            ans = solve(pos, hero, q, progress=record)
+            plays = pos.legal_plays()
+            twins = _twins(pos, plays) if q != "score" else [None] * len(plays)
+            searched = [i for i, tw in enumerate(twins) if tw is None]
+            label = {"paradox": "paradox verdict", "table": "can all finish?"}
+            if q in label:
+                steps = [f"{plays[i].text}: {label[q]}" for i in searched]
+                exact: list[Value] = [None] * len(searched)
+            else:
+                steps = [f"{plays[i].text}: paradox verdict" for i in searched]
+                steps += [f"{plays[i].text}: exact {q}" for i in searched]
+                exact = [None] * len(searched) + [ans.plays[i].result for i in searched]
+            shown += _check_progress(calls, steps, exact)
+    assert shown >= 500
+
+
+def test_dd_table_reports_each_search_and_the_range_proven() -> None:
+    """progress of a DD table: every seat's paradox verdict, then every seat's trick
+    points, then every seat's score, each named by its seat, with the ranges proven while
+    trick points and scores are searched (narrowing, holding the table's value)."""
+    shown = 0
+    for pos, _ in _small_positions()[:40]:
+        calls, record = _recorder()
+        table = dd_table(pos, progress=record)
+        seats = range(pos.rules.players)
+        names = (("paradox verdict", "paradox"), ("trick points", "tricks"), ("score", "score"))
+        steps = [f"seat {s}: {name}" for name, _ in names for s in seats]
+        exact: list[Value] = [
+            None if f == "paradox" else getattr(table.rows[s], f) for _, f in names for s in seats
+        ]
+        shown += _check_progress(calls, steps, exact)
+    assert shown >= 200
 
 
 # ---- the safe-seat cut-off is a proof ----------------------------------------------------

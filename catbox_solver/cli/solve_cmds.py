@@ -5,7 +5,8 @@ Thin: parse the arguments, call :mod:`catbox_solver.search.dd`, print.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -47,16 +48,28 @@ engine_option = click.option(
 )
 
 
-def _progress(quiet: bool, label: str) -> Callable[[int, int], None] | None:
-    """A one-line progress indication on stderr (terminal only, not with --quiet)."""
+@contextmanager
+def _progress(quiet: bool, label: str) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A one-line progress indication on stderr (terminal only, not with --quiet): the
+    searches done, what is searched now and the range proven for it. The line is ended on
+    leaving, also when the time ran out before the last search."""
     if not show_progress(quiet):
-        return None
+        yield None
+        return
+    width = 0  # of the open line, to clear what a shorter text leaves; 0: no open line
 
-    def report(done: int, total: int) -> None:
+    def report(done: int, total: int, what: str) -> None:
+        nonlocal width
+        text = f"{label}: {done}/{total} searches done" + (f"; now {what}" if what else "")
         end = "\n" if done >= total else ""
-        click.echo(f"\r{label}: {done}/{total} plays searched{end}", err=True, nl=False)
+        click.echo(f"\r{text.ljust(width)}{end}", err=True, nl=False)
+        width = 0 if end else len(text)
 
-    return report
+    try:
+        yield report
+    finally:
+        if width:
+            click.echo(err=True)
 
 
 def line_text(pos: Position, line: tuple[Play, ...]) -> str:
@@ -150,7 +163,8 @@ def solve_cmd(
     a guess; for tricks and score an unknown value or play result comes with the range
     the search had proven it to lie in ("bounds": [lo, hi] in the JSON). Every play's
     sign (whether the hero avoids causing a paradox) is searched first, so a timeout
-    still leaves each play a range.
+    still leaves each play a range. On a terminal (not with --quiet) a progress line
+    shows the searches done, the one under way and the range proven for it so far.
 
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).
@@ -166,7 +180,8 @@ def solve_cmd(
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
-        return solve(pos, seat, question, timeout, _progress(quiet, "solving"), engine)
+        with _progress(quiet, "solving") as report:
+            return solve(pos, seat, question, timeout, report, engine)
 
     run_positions(
         position,
@@ -228,7 +243,8 @@ def ddtable_cmd(
     from catbox_solver.cli.position_cmds import run_positions
 
     def table(pos: Position) -> DDTable:
-        return dd_table(pos, timeout, _progress(quiet, "seats"), engine)
+        with _progress(quiet, "seats") as report:
+            return dd_table(pos, timeout, report, engine)
 
     run_positions(
         position, as_json, lambda pos: table(pos).to_json(), lambda pos: table_text(table(pos))

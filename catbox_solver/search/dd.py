@@ -58,7 +58,10 @@ ENGINES = ("compiled", "python")
 DEFAULT_ENGINE = "compiled"
 
 Value = bool | int | None
-Progress = Callable[[int, int], None]
+# progress(done, total, what): ``done`` of ``total`` steps are finished, ``what`` says what
+# is being searched now (a play or a seat, the question, the range proven so far; "" at
+# the end)
+Progress = Callable[[int, int, str], None]
 
 
 _BITS = tuple(bin(i).count("1") for i in range(16))
@@ -243,9 +246,13 @@ class Search:
         self._groups: dict[int, int] = {}
         self._guess: int | None = None  # the outcome u of the last tricks_exact
         # the range proven so far for the value tricks_exact or score_exact is computing
-        # (final trick points or score): what is known when the deadline passes
-        self.partial: tuple[int, int] | None = None
-        self._partial_paradox = False  # the range is of outcomes where the hero causes one
+        # (final trick points or score): what is known when the deadline passes;
+        # on_partial is told each new range (the progress line shows it)
+        self.on_partial: Callable[[tuple[int, int]], None] | None = None
+        self._partial: tuple[int, int] | None = None
+        # while score_exact searches the trick game: the score's ceiling, the high end of
+        # its range unless the hero surely causes a paradox (see _note_u)
+        self._ceiling: int | None = None
         self._mode = 0
         self._limit = 1 << 62
         self._rng = random.Random(0)
@@ -261,6 +268,17 @@ class Search:
             self._core.set_score_rules(
                 self._pred, self._at_most_4, self._removed, self._diagonal, self._row_order
             )
+
+    @property
+    def partial(self) -> tuple[int, int] | None:
+        """The range (lo, hi) proven so far for the value being computed, or None."""
+        return self._partial
+
+    @partial.setter
+    def partial(self, rng: tuple[int, int] | None) -> None:
+        self._partial = rng
+        if rng is not None and self.on_partial is not None:
+            self.on_partial(rng)
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -1420,9 +1438,12 @@ class Search:
         return lo
 
     def _note_u(self, lo: int, hi: int) -> None:
-        """Keep the range of u proven so far, as final trick points (monotone in u)."""
-        self.partial = (self._final(lo), self._final(hi))
-        self._partial_paradox = hi < 0
+        """Keep the range of u proven so far, as final trick points (monotone in u). For
+        score_exact, a range of the score: at least the trick points, and up to the
+        ceiling unless the hero surely causes a paradox (its score is then its trick
+        points)."""
+        top = self._final(hi) if self._ceiling is None or hi < 0 else self._ceiling
+        self.partial = (self._final(lo), top)
 
     def _score_ceiling(self) -> int:
         """No score above this on the current state: every trick left won, and a token
@@ -1438,14 +1459,11 @@ class Search:
         hi = self._score_ceiling()
         # the score is at least the trick points, and equal to them when the hero causes
         # a paradox (u < 0)
+        self._ceiling = hi
         try:
             u = self._exact_u(sign)
-        except _Timeout:
-            if self.partial is not None:
-                # a paradox of the hero scores its trick points; else up to the ceiling
-                t_lo, t_hi = self.partial
-                self.partial = (t_lo, t_hi if self._partial_paradox else hi)
-            raise
+        finally:
+            self._ceiling = None
         lo = self._final(u)
         if u < 0:
             return lo  # the hero causes a paradox: its score is its trick points
@@ -1550,9 +1568,11 @@ def solve(
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
-    passes, the value is None (unknown). ``progress(done, total)`` is called as the plays
-    of the player to move are searched. ``engine``: "compiled" (the numba core, default)
-    or "python" (the same search in plain Python, for cross-checks)."""
+    passes, the value is None (unknown). ``progress(done, total, what)`` is called as the
+    plays of the player to move are searched (``tricks`` and ``score``: each play's
+    paradox verdict, then each play's exact value, with its proven range as it narrows).
+    ``engine``: "compiled" (the numba core, default) or "python" (the same search in
+    plain Python, for cross-checks)."""
     _check_question(question)
     _check_hero(pos, hero)
     if question == "score":
@@ -1579,8 +1599,13 @@ def solve(
     steps = len(phases) * len(searched)
     try:
         for step, (phase, i) in enumerate((ph, i) for ph in phases for i in searched):
+            what = f"{plays[i].text}: " + (
+                "paradox verdict" if phase == "sign" or question == "paradox" else
+                "can all finish?" if question == "table" else f"exact {question}"
+            )
             if progress is not None:
-                progress(step, steps)
+                progress(step, steps, what)
+                search.on_partial = _range_reporter(progress, step, steps, what)
             st.push(plays[i])
             if phase == "sign":
                 signs[i] = search._u(0)
@@ -1590,8 +1615,9 @@ def solve(
                 current = i
                 found[i] = search.exact(question, signs.get(i))
             st.pop()  # (after a timeout the state is dropped, not restored)
+        search.on_partial = None
         if progress is not None:
-            progress(steps, steps)
+            progress(steps, steps, "")
         results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
         value = _combine(question, to_move == hero, results)
         pv = search.principal_variation(question, value)
@@ -1632,6 +1658,13 @@ def solve(
         time.perf_counter() - start,
         to_move,
     )
+
+
+def _range_reporter(
+    progress: Progress, step: int, total: int, what: str
+) -> Callable[[tuple[int, int]], None]:
+    """Search.on_partial for step ``step``: the range proven so far, on the progress line."""
+    return lambda rng: progress(step, total, f"{what}, proven {rng[0]} to {rng[1]}")
 
 
 def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
@@ -1757,10 +1790,14 @@ def dd_table(
     vals: dict[tuple[int, str], Value] = {}
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
+    names = {"paradox": "paradox verdict", "tricks": "trick points", "score": "score"}
     for qi, q in enumerate(questions):
         for seat, search in enumerate(searches):
+            step = qi * n + seat
+            what = f"seat {seat}: {names[q]}"
             if progress is not None:
-                progress(qi * n + seat, 3 * n)
+                progress(step, 3 * n, what)
+                search.on_partial = _range_reporter(progress, step, 3 * n, what)
             vals[seat, q] = None
             if q == "score":
                 try:
@@ -1793,6 +1830,8 @@ def dd_table(
             )
         )
     nodes = sum(search.nodes for search in searches)
+    for search in searches:
+        search.on_partial = None
     if progress is not None:
-        progress(3 * n, 3 * n)
+        progress(3 * n, 3 * n, "")
     return DDTable(tuple(rows), nodes, time.perf_counter() - start)
