@@ -166,6 +166,11 @@ def solve_cmd(
     still leaves each play a range. On a terminal (not with --quiet) a progress line
     shows the searches done, the one under way and the range proven for it so far.
 
+    How long, with 4 players: paradox and table usually take under a second from the
+    first lead (a few positions far longer), tricks a few seconds at 6 tricks left;
+    tricks and score from the first lead can take many minutes (docs/search.md), so
+    give them a --timeout.
+
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).
 
@@ -174,6 +179,7 @@ def solve_cmd(
       catbox solve @pos.json --hero to-move --question tricks
       catbox solve @pos.json --hero 2 --question paradox --json
       catbox solve @many.jsonl --question table --json --timeout 10
+      catbox solve @first-lead.json --question tricks --timeout 60
       catbox solve @pos.json --question paradox --engine python   # cross-check
     """
     from catbox_solver.cli.position_cmds import run_positions
