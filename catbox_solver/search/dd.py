@@ -276,9 +276,9 @@ class Search:
 
     @partial.setter
     def partial(self, rng: tuple[int, int] | None) -> None:
-        self._partial = rng
-        if rng is not None and self.on_partial is not None:
-            self.on_partial(rng)
+        old, self._partial = self._partial, rng
+        if rng is not None and rng != old and self.on_partial is not None:
+            self.on_partial(rng)  # (a range only when it changes)
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
