@@ -250,9 +250,6 @@ class Search:
         # on_partial is told each new range (the progress line shows it)
         self.on_partial: Callable[[tuple[int, int]], None] | None = None
         self._partial: tuple[int, int] | None = None
-        # while score_exact searches the trick game: the score's ceiling, the high end of
-        # its range unless the hero surely causes a paradox (see _note_u)
-        self._ceiling: int | None = None
         self._mode = 0
         self._limit = 1 << 62
         self._rng = random.Random(0)
@@ -1390,8 +1387,8 @@ class Search:
         when known)."""
         return self._final(self._exact_u(sign))
 
-    def _exact_u(self, sign: bool | None) -> int:
-        """The exact outcome u of the rest of the round.
+    def _exact_u(self, sign: bool | None, ceiling: int | None = None) -> int:
+        """The exact outcome u of the rest of the round (``ceiling``: see _note_u).
 
         A binary search over u, after the sign (``u >= 0``, the paradox verdict). The
         outcome of the previous call, when there is one in range, is tried first with
@@ -1400,19 +1397,19 @@ class Search:
         nodes."""
         tl = self.st.tricks_left
         if sign is None:
-            self._note_u(-tl, tl)
+            self._note_u(-tl, tl, ceiling)
             sign = self._u(0)
         if sign:
             lo, hi = 0, tl
         else:
             lo, hi = -tl, -1
-        self._note_u(lo, hi)
+        self._note_u(lo, hi, ceiling)
         g = self._guess
         if g is not None and lo <= g <= hi:
             # u >= g (known when g = lo)? then u >= g + 1?; else u >= g - 1?
             if g > lo and not self._u(g):
                 hi = g - 1
-                self._note_u(lo, hi)
+                self._note_u(lo, hi, ceiling)
                 if lo < hi:
                     if self._u(hi):
                         lo = hi
@@ -1420,29 +1417,29 @@ class Search:
                         hi -= 1
             else:
                 lo = g
-                self._note_u(lo, hi)
+                self._note_u(lo, hi, ceiling)
                 if g < hi:
                     if self._u(g + 1):
                         lo = g + 1
                     else:
                         hi = g
-            self._note_u(lo, hi)
+            self._note_u(lo, hi, ceiling)
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self._u(mid):
                 lo = mid
             else:
                 hi = mid - 1
-            self._note_u(lo, hi)
+            self._note_u(lo, hi, ceiling)
         self._guess = lo
         return lo
 
-    def _note_u(self, lo: int, hi: int) -> None:
-        """Keep the range of u proven so far, as final trick points (monotone in u). For
-        score_exact, a range of the score: at least the trick points, and up to the
-        ceiling unless the hero surely causes a paradox (its score is then its trick
-        points)."""
-        top = self._final(hi) if self._ceiling is None or hi < 0 else self._ceiling
+    def _note_u(self, lo: int, hi: int, ceiling: int | None) -> None:
+        """Keep the range of u proven so far, as final trick points (monotone in u). With
+        the score's ``ceiling`` (score_exact), a range of the score: at least the trick
+        points, and up to the ceiling unless the hero surely causes a paradox (its score
+        is then its trick points)."""
+        top = self._final(hi) if ceiling is None or hi < 0 else ceiling
         self.partial = (self._final(lo), top)
 
     def _score_ceiling(self) -> int:
@@ -1459,11 +1456,7 @@ class Search:
         hi = self._score_ceiling()
         # the score is at least the trick points, and equal to them when the hero causes
         # a paradox (u < 0)
-        self._ceiling = hi
-        try:
-            u = self._exact_u(sign)
-        finally:
-            self._ceiling = None
+        u = self._exact_u(sign, hi)
         lo = self._final(u)
         if u < 0:
             return lo  # the hero causes a paradox: its score is its trick points
@@ -1615,7 +1608,6 @@ def solve(
                 current = i
                 found[i] = search.exact(question, signs.get(i))
             st.pop()  # (after a timeout the state is dropped, not restored)
-        search.on_partial = None
         if progress is not None:
             progress(steps, steps, "")
         results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
@@ -1830,8 +1822,6 @@ def dd_table(
             )
         )
     nodes = sum(search.nodes for search in searches)
-    for search in searches:
-        search.on_partial = None
     if progress is not None:
         progress(3 * n, 3 * n, "")
     return DDTable(tuple(rows), nodes, time.perf_counter() - start)
