@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -13,8 +14,9 @@ from minimax_ref import minimax
 
 from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.jsonform import position_to_json
-from catbox_solver.model.position import Position
+from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.search.dd import Search, _Timeout, solve
 
 
 def _late(players: int, seed: int) -> Position:
@@ -121,6 +123,44 @@ def test_solve_timeout_is_unknown() -> None:
         assert -7 <= r["tricks_bounds"][0] <= r["tricks_bounds"][1] <= 8
     code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05")
     assert ".." in out.splitlines()[1].split()[2]
+
+
+def test_solve_cut_short_in_the_line_keeps_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the time runs out while the best line is searched (the value and every play's
+    result already proven), the answer keeps them and shows the start of the line found,
+    said to be cut short ("pv_complete": false in the JSON)."""
+    pos = _late(4, 3)
+    exact = minimax(pos, pos.to_move, "tricks")
+    whole = [p.text for p in solve(pos, pos.to_move, "tricks").pv]
+    line = Search.principal_variation
+    in_line = [False, 0]
+
+    def start(s: Search, *args: Any) -> tuple[Play, ...]:
+        in_line[0] = True
+        return line(s, *args)
+
+    u = Search._u
+
+    def cut(s: Search, r: int) -> bool:
+        if in_line[0]:
+            in_line[1] += 1
+            if in_line[1] > 3:  # the line's fourth search runs out of time
+                raise _Timeout
+        return u(s, r)
+
+    monkeypatch.setattr(Search, "principal_variation", start)
+    monkeypatch.setattr(Search, "_u", cut)
+    code, out, _ = _run("solve", position_to_json(pos), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == exact and data["pv_complete"] is False
+    assert all(r["result"] is not None and "bounds" not in r for r in data["plays"])
+    n = len(data["pv"])
+    assert 1 <= n < len(whole) and [p["text"] for p in data["pv"]] == whole[:n]
+    in_line[:] = [False, 0]
+    code, out, _ = _run("solve", position_to_json(pos))
+    assert code == 0 and out.splitlines()[0].endswith(f" {exact}")
+    best = [ln for ln in out.splitlines() if ln.startswith("best line: ")]
+    assert best and best[0].startswith(f"best line: out of time after {n} play")
 
 
 def test_progress_line_names_the_search_and_ends_its_line(

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 from gen import paradox_free_line, random_line, start_position
@@ -358,6 +359,38 @@ class _CutAt:
         return cut
 
 
+class _LineStarts:
+    """Records how many boolean searches (counted by ``count``) a solve has made when its
+    principal variation starts: the searches from there on are the line's."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, count: _CutAt) -> None:
+        self.calls = -1
+        line = Search.principal_variation
+
+        def start(s: Search, *args: Any) -> tuple[Play, ...]:
+            self.calls = count.calls
+            return line(s, *args)
+
+        monkeypatch.setattr(Search, "principal_variation", start)
+
+
+def _check_cut_line(
+    pos: Position, hero: int, q: str, ans: Answer, value: int, exact: list[int]
+) -> None:
+    """A solve cut while its line was searched keeps the value and every play's exact
+    result, and gives the start of a best line: each of its plays is legal and keeps the
+    value (by the minimax), and it is shorter than a whole line."""
+    assert ans.value == value and ans.bounds is None and not ans.pv_complete
+    assert [r.result for r in ans.plays] == exact and all(r.bounds is None for r in ans.plays)
+    at = pos
+    for play in ans.pv:
+        assert play in at.legal_plays(), (pos, hero, q, ans.pv)
+        at = at.after(play)
+        assert minimax(at, hero, q) == value, (pos, hero, q, ans.pv)
+    assert at.legal_plays(), (pos, hero, q, ans.pv)  # the line stops before the end
+    assert ans.to_json()["pv_complete"] is False
+
+
 @cache
 def _twin_positions() -> tuple[tuple[Position, int], ...]:
     """Seeded positions with 1-3 tricks left where the symmetry of blue, yellow and green
@@ -392,8 +425,9 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     play's result is either exact or unknown with a range holding the exact value, the
     value's range holds the exact value, once every play's sign is searched (they come
     first) every range lies within its sign's, and mirror plays (blue, yellow, green)
-    share their result and range."""
-    cuts = narrowed = twinned = 0
+    share their result and range. A cut while the line is searched (every play's result
+    known) keeps the value, the results and the start of the line found so far."""
+    cuts = narrowed = twinned = lines_cut = prefixes = 0
     cases = [(p, h, q) for p, h in _small_positions()[:40] for q in ("tricks", "score")]
     cases += [(p, h, "tricks") for p, h in _twin_positions()]  # (score has no twins)
     for pos, hero, q in cases:
@@ -406,15 +440,22 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
             signs = len(plays) if q == "score" else _twins(pos, plays).count(None)
             with monkeypatch.context() as m:
                 count = _CutAt(m, None)
+                line_from = _LineStarts(m, count)
                 assert solve(pos, hero, q).value == value
             total = count.calls
             for at in range(total):
                 with monkeypatch.context() as m:
                     _CutAt(m, at)
                     ans = solve(pos, hero, q)
-                assert ans.value is None and ans.pv == ()
-                assert ans.bounds is not None
-                assert ans.bounds[0] <= value <= ans.bounds[1], (pos, hero, q, at)
+                cuts += 1
+                if at >= line_from.calls:  # cut while the line is searched
+                    _check_cut_line(pos, hero, q, ans, value, exact)
+                    lines_cut += 1
+                    prefixes += ans.pv != ()
+                else:
+                    assert ans.value is None and ans.pv == () and ans.pv_complete
+                    assert ans.bounds is not None
+                    assert ans.bounds[0] <= value <= ans.bounds[1], (pos, hero, q, at)
                 for r, x, p, sign in zip(ans.plays, exact, plays, by_sign, strict=True):
                     if r.result is not None:
                         assert r.result == x and r.bounds is None
@@ -431,10 +472,11 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
                         assert ans.plays[i].result == ans.plays[j].result, (pos, hero, at)
                         assert ans.plays[i].bounds == ans.plays[j].bounds, (pos, hero, at)
                         twinned += 1
-                cuts += 1
     assert cuts >= 800
     assert narrowed >= 150
     assert twinned >= 60
+    assert lines_cut >= 300
+    assert prefixes >= 150
 
 
 def test_best_first_ranks_a_play_out_of_time_by_its_range() -> None:

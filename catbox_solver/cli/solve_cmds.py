@@ -121,7 +121,11 @@ def answer_text(pos: Position, ans: Answer) -> str:
         lines.append(f"after each play of {mover} (to move), best first:")
         for r in ans.best_first():
             lines.append(f"  {r.play.text:4} {_value_text(ans.question, r.result, r.bounds)}")
-    if ans.pv:
+    if not ans.pv_complete:
+        start = f": {line_text(pos, ans.pv)}" if ans.pv else ""
+        n = len(ans.pv)
+        lines.append(f"best line: out of time after {n} play{'' if n == 1 else 's'}{start}")
+    elif ans.pv:
         lines.append(f"best line: {line_text(pos, ans.pv)}")
     lines.append(f"{ans.nodes} nodes, {ans.seconds:.3f} s")
     return "\n".join(lines)
@@ -163,7 +167,9 @@ def solve_cmd(
     a guess; for tricks and score an unknown value or play result comes with the range
     the search had proven it to lie in ("bounds": [lo, hi] in the JSON). Every play's
     sign (whether the hero avoids causing a paradox) is searched first, so a timeout
-    still leaves each play a range. On a terminal (not with --quiet) a progress line
+    still leaves each play a range. Out of time while the best line is searched, the
+    value and the plays' results stand and the line found so far is shown, marked cut
+    short ("pv_complete": false). On a terminal (not with --quiet) a progress line
     shows the searches done, the one under way and the range proven for it so far.
 
     How long, with 4 players: paradox and table usually take under a second from the

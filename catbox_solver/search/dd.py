@@ -138,10 +138,15 @@ class Answer:
     bounds: tuple[int, int] | None = None
     """When the value is unknown (out of time) for ``tricks`` or ``score``: the range
     ``(lo, hi)`` it is proven to lie in, from the plays' results and ranges."""
+    pv_complete: bool = True
+    """False when the time ran out while the line was searched, after the value and every
+    play's result were known: ``pv`` is then the start of a best line (each of its plays
+    keeps the value), cut short."""
 
     def to_json(self) -> dict[str, Any]:
         """The fixed JSON shape of POSITION-JSON.md, plus ``bounds`` ([lo, hi]) beside a
-        value or a play's result that is null for ``tricks`` or ``score``."""
+        value or a play's result that is null for ``tricks`` or ``score``, and
+        ``"pv_complete": false`` when the time ran out during the line."""
         plays: list[dict[str, Any]] = []
         for r in self.plays:
             row: dict[str, Any] = {
@@ -164,6 +169,8 @@ class Answer:
         out["pv"] = [
             {"value": p.value, "color": COLOR_CHARS[p.color], "text": p.text} for p in self.pv
         ]
+        if not self.pv_complete:
+            out["pv_complete"] = False
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
         return out
@@ -1504,13 +1511,18 @@ class Search:
             hi = self._score_ceiling()
         return (lo, hi)
 
-    def principal_variation(self, question: str, value: Value) -> tuple[Play, ...]:
+    def principal_variation(
+        self, question: str, value: Value, line: list[Play] | None = None
+    ) -> tuple[Play, ...]:
         """A line of best play from the current state to the end of the round: at each
-        step the first play (in search order) that keeps the value."""
+        step the first play (in search order) that keeps the value. Each play is appended
+        to ``line`` (when given) as soon as it is found, so that a caller keeps the start
+        of the line when the time runs out (the state is then left inside the line)."""
         assert value is not None
         st = self.st
         v = int(value)
-        line: list[Play] = []
+        if line is None:
+            line = []
         if question == "table" and not value:
             return ()
         while True:
@@ -1612,7 +1624,6 @@ def solve(
             progress(steps, steps, "")
         results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
         value = _combine(question, to_move == hero, results)
-        pv = search.principal_variation(question, value)
     except _Timeout:
         done: list[PlayResult] = []
         search.st = FastState(pos)  # (the state the timeout left is dropped)
@@ -1640,15 +1651,24 @@ def solve(
             question, hero, None, tuple(done), (), search.nodes,
             time.perf_counter() - start, to_move, bounds,
         )
+    # the value and every play's result are proven now; a timeout during the line keeps
+    # them and the start of the line found so far (each of its plays keeps the value)
+    pv: list[Play] = []
+    try:
+        search.principal_variation(question, value, pv)
+        pv_complete = True
+    except _Timeout:
+        pv_complete = False
     return Answer(
         question,
         hero,
         value,
         tuple(PlayResult(p, r) for p, r in zip(plays, results, strict=True)),
-        pv,
+        tuple(pv),
         search.nodes,
         time.perf_counter() - start,
         to_move,
+        pv_complete=pv_complete,
     )
 
 
