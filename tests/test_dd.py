@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 import re
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 import pytest
-from gen import paradox_free_line, random_line, start_position
+from gen import paradox_free_line, paradox_free_round, random_line, start_position
 from hypothesis import given
 from hypothesis import strategies as st
 from minimax_ref import minimax, terminal_value, tree_size
@@ -656,3 +658,163 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
                 beyond += _reserved_matching(s, seat) < needed
     assert checked >= 1000
     assert beyond >= 150
+
+
+@cache
+def _mid_positions() -> tuple[tuple[Position, int], ...]:
+    """Positions at the first play of a trick with 4 or 5 tricks left on paradox-free
+    lines (4 and 5 players), the hero to move: searches long enough (thousands to a
+    million nodes) that plays searched at once really overlap."""
+    out: list[tuple[Position, int]] = []
+    for n, tl, seed in ((4, 5, 1), (4, 5, 2), (4, 4, 3), (5, 4, 4), (5, 4, 5), (3, 5, 6)):
+        start, line = paradox_free_round(Ruleset(players=n), seed)
+        pos = start
+        for p in line:
+            if pos.tricks_left == tl and not pos.trick:
+                break
+            pos = pos.after(p)
+        out.append((pos, pos.to_move))
+    return tuple(out)
+
+
+def _same_answer(a: Answer, b: Answer) -> None:
+    assert (a.value, a.plays, a.pv, a.bounds, a.pv_complete) == (
+        b.value, b.plays, b.pv, b.bounds, b.pv_complete
+    )
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_plays_searched_at_once_give_the_same_answer(jobs: int) -> None:
+    """``jobs`` plays searched at once, each thread with its own search: the value, every
+    play's result and the line are the ones searched one after the other (the line's
+    first play is chosen as principal_variation would, the rest from the search that
+    solved it); so is every DD table."""
+    for pos, hero in _small_positions()[:60]:
+        for q in _questions(pos, hero):
+            _same_answer(solve(pos, hero, q, jobs=jobs), solve(pos, hero, q))
+        a, b = dd_table(pos, jobs=jobs), dd_table(pos)
+        assert a.rows == b.rows
+    for pos, hero in _mid_positions():
+        for q in ("paradox", "tricks", "table"):
+            one, many = solve(pos, hero, q), solve(pos, hero, q, jobs=jobs)
+            _same_answer(many, one)
+            end = pos
+            for p in many.pv:  # a line to the end of the round (or a paradox)
+                end = end.after(p)
+            assert not end.legal_plays() and (q != "table" or end.tricks_left == 0)
+
+
+def test_plays_searched_at_once_overlap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 2 jobs the exact searches of two plays run at the same time, in two threads,
+    on two searches; with 1 job never."""
+    pos, hero = _mid_positions()[0]
+    exact = Search.exact
+
+    def timed(s: Search, *args: Any) -> Value:
+        t0 = time.perf_counter()
+        out = exact(s, *args)
+        spans.append((t0, time.perf_counter(), threading.get_ident(), id(s)))
+        return out
+
+    monkeypatch.setattr(Search, "exact", timed)
+    for jobs, overlapping in ((1, False), (2, True)):
+        spans: list[tuple[float, float, int, int]] = []
+        solve(pos, hero, "tricks", jobs=jobs)
+        pairs = [(a, b) for a in spans for b in spans if a[0] < b[0] < a[1]]
+        assert bool(pairs) == overlapping, jobs
+        assert all(a[2] != b[2] and a[3] != b[3] for a, b in pairs)
+        assert len({sp[3] for sp in spans}) == jobs
+
+
+class _CutAfter:
+    """A deterministic timeout for searches in threads: every boolean search from the
+    ``at``-th on (counted over all threads) raises the timeout, as a deadline passing
+    there would."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+        self.calls = 0
+        self.at = at
+        self.lock = threading.Lock()
+        for name in ("_u", "_s"):
+            monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
+
+    def _wrap(self, search_fn: Callable[[Search, int], bool]) -> Callable[[Search, int], bool]:
+        def cut(s: Search, r: int) -> bool:
+            with self.lock:
+                self.calls += 1
+                late = self.calls > self.at
+            if late:
+                raise _Timeout
+            return search_fn(s, r)
+
+        return cut
+
+
+def test_a_timeout_with_plays_searched_at_once_leaves_proven_ranges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cut solves with 3 plays searched at once after 0, 1, 2, ... searches: each play is
+    exact or has a range holding its exact value, the value is unknown with a range
+    holding it, or (cut in the line) exact with the start of a best line. (How many
+    searches a solve makes depends on which thread takes which play: cuts go a little
+    beyond the count of a solve with one search at a time.)"""
+    cuts = ranged = lines = 0
+    for pos, hero in _small_positions()[:30]:
+        for q in ("tricks", "score"):
+            if q not in _questions(pos, hero):
+                continue
+            plays = pos.legal_plays()
+            exact = [minimax(pos.after(p), hero, q) for p in plays]
+            value = max(exact) if pos.to_move == hero else min(exact)
+            total = 0
+            with monkeypatch.context() as m:
+                count = _CutAfter(m, 10**9)
+                solve(pos, hero, q)
+                total = count.calls
+            for at in range(total + 3):
+                with monkeypatch.context() as m:
+                    _CutAfter(m, at)
+                    ans = solve(pos, hero, q, jobs=3)
+                cuts += 1
+                if ans.value is not None and ans.pv_complete:
+                    # the cut came after the last search: the threads' guesses differ,
+                    # so the number of searches does too
+                    assert ans.value == value and [r.result for r in ans.plays] == exact
+                    continue
+                if ans.value is not None:
+                    _check_cut_line(pos, hero, q, ans, value, exact)
+                    lines += 1
+                    continue
+                assert ans.bounds is not None and ans.bounds[0] <= value <= ans.bounds[1]
+                for r, x in zip(ans.plays, exact, strict=True):
+                    if r.result is not None:
+                        assert r.result == x and r.bounds is None
+                    else:
+                        assert r.bounds is not None and r.bounds[0] <= x <= r.bounds[1]
+                        ranged += 1
+    assert cuts >= 300 and ranged >= 500 and lines >= 50
+
+
+def test_progress_with_plays_searched_at_once() -> None:
+    """With 3 plays at once: every search is announced, the count of searches done never
+    goes back, and the last call says all are done."""
+    pos, hero = _mid_positions()[0]
+    calls: list[tuple[int, int, str]] = []
+    ans = solve(pos, hero, "tricks", progress=lambda d, t, w: calls.append((d, t, w)), jobs=3)
+    total = 2 * len(ans.plays)  # (no mirror plays here: every play searched)
+    assert _twins(pos, pos.legal_plays()).count(None) == len(ans.plays)
+    assert calls[-1] == (total, total, "")
+    done = [d for d, _, _ in calls]
+    assert done == sorted(done) and all(t == total for _, t, _ in calls)
+    for p in pos.legal_plays():
+        assert f"{p.text}: paradox verdict" in {w for _, _, w in calls}
+        assert f"{p.text}: exact tricks" in {w for _, _, w in calls}
+
+
+def test_jobs_must_not_be_negative() -> None:
+    pos, hero = _small_positions()[0]
+    with pytest.raises(SearchError, match="jobs must be 0"):
+        solve(pos, hero, "paradox", jobs=-1)
+    with pytest.raises(SearchError, match="jobs must be 0"):
+        dd_table(pos, jobs=-2)
+    assert solve(pos, hero, "paradox", jobs=0).value == solve(pos, hero, "paradox").value

@@ -1193,7 +1193,7 @@ def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
         tt[i, T_HI] = r - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
          deadline: float) -> bool:
     """The hero's zero-window game, one self-recursive function for both questions (numba
@@ -1546,7 +1546,7 @@ def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     _sort(row, k)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
              limit: int) -> bool:
     """Search._t: is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
@@ -1704,7 +1704,7 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
     return bool(pred >= 0 and w <= pred <= w + tl)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rehash(old: Arr, new: Arr) -> None:
     """Move every entry of the table ``old`` into the larger table ``new``."""
     tmp = np.zeros(B_SIZE, dtype=np.int64)

@@ -39,9 +39,14 @@ separately.
 
 from __future__ import annotations
 
+import functools
+import os
+import queue
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -1523,6 +1528,7 @@ class Search:
         v = int(value)
         if line is None:
             line = []
+        given = len(line)  # plays already in the line (made by the caller)
         if question == "table" and not value:
             return ()
         while True:
@@ -1546,9 +1552,9 @@ class Search:
             if chosen is None:  # pragma: no cover - contradicts the value just computed
                 raise SearchError("principal variation lost the value")
             line.append(chosen)
-        for _ in line:
+        for _ in range(len(line) - given):
             st.pop()
-        return tuple(line)
+        return tuple(line[given:])
 
 
 def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> Value:
@@ -1563,6 +1569,59 @@ def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> 
     return search._final_score(-1 if by is None else by)
 
 
+def _check_jobs(jobs: int) -> int:
+    """How many searches to run at once: ``jobs``, or one per core for 0."""
+    if jobs < 0:
+        raise SearchError(f"jobs must be 0 (one per core) or a positive number, not {jobs}")
+    return jobs or os.cpu_count() or 1
+
+
+class _Steps:
+    """The searches of one solve or DD table, as steps: each announced on the progress
+    line when it starts (with the range proven as it narrows) and counted when it ends.
+    ``run`` takes them one after the other or several at once, in threads: the compiled
+    core releases the GIL, so each thread with its own Search has a core of its own."""
+
+    def __init__(self, total: int, progress: Progress | None, jobs: int) -> None:
+        self.total = total
+        self.progress = progress
+        self.jobs = jobs
+        self.done = 0
+        self.stopped = False  # (solve) the time ran out: start no more steps
+        self._lock = threading.Lock()
+
+    def _report(self, what: str) -> None:
+        if self.progress is not None:
+            with self._lock:
+                self.progress(self.done, self.total, what)
+
+    def start(self, search: Search, what: str) -> None:
+        """Announce a step on ``search``; its ranges go to the progress line as they narrow."""
+        if self.progress is not None:
+            self._report(what)
+            search.on_partial = lambda rng: self._report(f"{what}, proven {rng[0]} to {rng[1]}")
+
+    def end(self) -> None:
+        with self._lock:
+            self.done += 1
+
+    def run(self, steps: Sequence[Callable[[], None]]) -> None:
+        """Run the steps, ``jobs`` at a time. A _Timeout of a step is raised again once
+        the steps under way have ended (the steps still waiting see ``stopped``)."""
+        if self.jobs == 1 or len(steps) <= 1:
+            for step in steps:
+                step()
+            return
+        with ThreadPoolExecutor(max_workers=min(self.jobs, len(steps))) as pool:
+            futures = [pool.submit(step) for step in steps]
+        errors = [e for e in (f.exception() for f in futures) if e is not None]
+        for e in errors:  # anything but a timeout first: it is a bug, not the clock
+            if not isinstance(e, _Timeout):
+                raise e
+        if errors:
+            raise _Timeout
+
+
 def solve(
     pos: Position,
     hero: int,
@@ -1570,6 +1629,7 @@ def solve(
     timeout: float | None = None,
     progress: Progress | None = None,
     engine: str = DEFAULT_ENGINE,
+    jobs: int = 1,
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
@@ -1577,9 +1637,11 @@ def solve(
     plays of the player to move are searched (``tricks`` and ``score``: each play's
     paradox verdict, then each play's exact value, with its proven range as it narrows).
     ``engine``: "compiled" (the numba core, default) or "python" (the same search in
-    plain Python, for cross-checks)."""
+    plain Python, for cross-checks). ``jobs``: how many plays to search at once, each in
+    a thread with its own search and table (0: one per core); the answer is the same."""
     _check_question(question)
     _check_hero(pos, hero)
+    jobs = _check_jobs(jobs)
     if question == "score":
         _check_prediction(pos, hero)
     start = time.perf_counter()
@@ -1590,7 +1652,6 @@ def solve(
     if not plays:
         value = _terminal_value(pos, hero, question, search)
         return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
-    st = search.st
     twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
     searched = [i for i, twin in enumerate(twins) if twin is None]  # a twin takes its value
     # tricks and score: first the sign of every play (u >= 0, the paradox verdict), then
@@ -1600,30 +1661,53 @@ def solve(
     signs: dict[int, bool] = {}
     ranges: dict[int, tuple[int, int]] = {}
     found: dict[int, Value] = {}
-    current = -1  # the play whose exact value is being searched
-    steps = len(phases) * len(searched)
-    try:
-        for step, (phase, i) in enumerate((ph, i) for ph in phases for i in searched):
+    under_way: dict[int, tuple[int, int] | None] = {}  # a play cut short: its range then
+    solved_by: dict[int, Search] = {}  # the search (and table) that found a play's value
+    searches = [search] + [
+        Search(pos, hero, deadline, engine) for _ in range(min(jobs, len(searched)) - 1)
+    ]
+    free: queue.SimpleQueue[Search] = queue.SimpleQueue()
+    for s in searches:
+        free.put(s)
+    steps = _Steps(len(phases) * len(searched), progress, jobs)
+
+    def step(phase: str, i: int) -> None:
+        """Search play i's sign or exact value on a free search (its state is the
+        position: each step makes the play and takes it back)."""
+        if steps.stopped:
+            return
+        s = free.get()
+        try:
             what = f"{plays[i].text}: " + (
                 "paradox verdict" if phase == "sign" or question == "paradox" else
                 "can all finish?" if question == "table" else f"exact {question}"
             )
-            if progress is not None:
-                progress(step, steps, what)
-                search.on_partial = _range_reporter(progress, step, steps, what)
-            st.push(plays[i])
+            steps.start(s, what)
+            s.st.push(plays[i])
             if phase == "sign":
-                signs[i] = search._u(0)
-                ranges[i] = search.sign_range(question, signs[i])
+                signs[i] = s._u(0)
+                ranges[i] = s.sign_range(question, signs[i])
             else:
-                search.partial = ranges.get(i)
-                current = i
-                found[i] = search.exact(question, signs.get(i))
-            st.pop()  # (after a timeout the state is dropped, not restored)
+                s.partial = ranges.get(i)
+                try:
+                    found[i] = s.exact(question, signs.get(i))
+                except _Timeout:
+                    under_way[i] = s.partial
+                    raise
+                solved_by[i] = s
+            s.st.pop()  # (after a timeout the state is dropped, not restored)
+            steps.end()
+        except _Timeout:
+            steps.stopped = True
+            raise
+        finally:
+            free.put(s)
+
+    try:
+        for phase in phases:
+            steps.run([functools.partial(step, phase, i) for i in searched])
         if progress is not None:
-            progress(steps, steps, "")
-        results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
-        value = _combine(question, to_move == hero, results)
+            progress(steps.total, steps.total, "")
     except _Timeout:
         done: list[PlayResult] = []
         search.st = FastState(pos)  # (the state the timeout left is dropped)
@@ -1634,9 +1718,9 @@ def solve(
             elif len(phases) == 1:
                 done.append(PlayResult(plays[i], None))
             else:
-                # what the search had proven: the play under way its range so far, the
+                # what the search had proven: a play under way its range so far, the
                 # others their range from the sign, or from any outcome of the round
-                rng = search.partial if src == current else ranges.get(src)
+                rng = under_way[src] if src in under_way else ranges.get(src)
                 if rng is None:
                     search.st.push(plays[i])
                     rng = search.sign_range(question, None)
@@ -1648,14 +1732,30 @@ def solve(
             pick = max if to_move == hero else min
             bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
         return Answer(
-            question, hero, None, tuple(done), (), search.nodes,
+            question, hero, None, tuple(done), (), sum(s.nodes for s in searches),
             time.perf_counter() - start, to_move, bounds,
         )
+    results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
+    value = _combine(question, to_move == hero, results)
     # the value and every play's result are proven now; a timeout during the line keeps
     # them and the start of the line found so far (each of its plays keeps the value)
     pv: list[Play] = []
     try:
-        search.principal_variation(question, value, pv)
+        if len(searches) == 1:
+            search.principal_variation(question, value, pv)
+        elif question != "table" or value:
+            # the line's first play as principal_variation would choose it (the first in
+            # the search order that keeps the value), and the rest from the search that
+            # solved it: its table holds what the line needs
+            first = next(pl for pl in search._order(list(plays), to_move, True)
+                         if results[plays.index(pl)] == value)
+            i = plays.index(first)
+            twin = twins[i]
+            s = solved_by[i if twin is None else twin]
+            s.st.push(first)
+            pv.append(first)
+            s.principal_variation(question, value, pv)
+            s.st.pop()
         pv_complete = True
     except _Timeout:
         pv_complete = False
@@ -1665,18 +1765,11 @@ def solve(
         value,
         tuple(PlayResult(p, r) for p, r in zip(plays, results, strict=True)),
         tuple(pv),
-        search.nodes,
+        sum(s.nodes for s in searches),
         time.perf_counter() - start,
         to_move,
         pv_complete=pv_complete,
     )
-
-
-def _range_reporter(
-    progress: Progress, step: int, total: int, what: str
-) -> Callable[[tuple[int, int]], None]:
-    """Search.on_partial for step ``step``: the range proven so far, on the progress line."""
-    return lambda rng: progress(step, total, f"{what}, proven {rng[0]} to {rng[1]}")
 
 
 def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
@@ -1787,13 +1880,16 @@ def dd_table(
     timeout: float | None = None,
     progress: Progress | None = None,
     engine: str = DEFAULT_ENGINE,
+    jobs: int = 1,
 ) -> DDTable:
     """For every seat as hero: the paradox verdict, the guaranteed trick points and the
     guaranteed score (None where the prediction is unknown). ``timeout`` covers the whole
     table; values not reached in time are None, and unknown trick points and scores come
     with the range proven. Question by question (every seat's paradox verdict first, then
     the trick points, then the scores), so that a timeout leaves each seat its answers
-    to the easier questions; each seat keeps its own search (and table) throughout."""
+    to the easier questions; each seat keeps its own search (and table) throughout.
+    ``jobs``: how many seats to search at once, in threads (0: one per core)."""
+    jobs = _check_jobs(jobs)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     n = pos.rules.players
@@ -1803,22 +1899,22 @@ def dd_table(
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
     names = {"paradox": "paradox verdict", "tricks": "trick points", "score": "score"}
-    for qi, q in enumerate(questions):
-        for seat, search in enumerate(searches):
-            step = qi * n + seat
-            what = f"seat {seat}: {names[q]}"
-            if progress is not None:
-                progress(step, 3 * n, what)
-                search.on_partial = _range_reporter(progress, step, 3 * n, what)
+    steps = _Steps(3 * n, progress, jobs)
+
+    def step(seat: int, q: str) -> None:
+        """Seat ``seat``'s answer to ``q`` on its own search; out of time, the range."""
+        search = searches[seat]
+        steps.start(search, f"seat {seat}: {names[q]}")
+        try:
             vals[seat, q] = None
             if q == "score":
                 try:
                     _check_prediction(pos, seat)
                 except SearchError:
-                    continue
+                    return
             if terminal:
                 vals[seat, q] = _terminal_value(pos, seat, q, search)
-                continue
+                return
             sign = vals[seat, "paradox"]
             try:
                 vals[seat, q] = search.exact(q, None if sign is None else bool(sign))
@@ -1828,6 +1924,11 @@ def dd_table(
                     # (tricks_exact notes a range before its first search)
                     ranges[seat, q] = search.partial or search.sign_range(q, None)
                     search.partial = None
+        finally:
+            steps.end()
+
+    for q in questions:
+        steps.run([functools.partial(step, seat, q) for seat in range(n)])
     rows: list[TableRow] = []
     for seat in range(n):
         p, t, s = (vals[seat, q] for q in questions)
