@@ -14,6 +14,7 @@ Examples::
 
     python bench/bench_search.py --players 4 --questions tricks --max-seconds 120
     python bench/bench_search.py --players 4 --depths 4,5 --count 20 --no-baseline
+    python bench/bench_search.py --players 4 --depths 6 --questions tricks --jobs 2
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the baseline alpha-beta (default: yes)",
     )
     ap.add_argument("--baseline-seconds", type=float, default=60.0, help="baseline time cap")
+    ap.add_argument(
+        "--jobs", type=int, default=1,
+        help="plays searched at once, one thread each (the goals are for 1: one core)",
+    )
     args = ap.parse_args(argv)
     players = [int(x) for x in args.players.split(",")]
     questions = args.questions.split(",")
@@ -95,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     warm = bench_positions(3, 1, 1)[0]
     for q in ("paradox", "table"):
         solve(warm, warm.to_move, q)
+    if args.jobs != 1:
+        print(f"(plays searched {args.jobs or 'one per core'} at once, one thread each)")
     print(
         f"{'p':>2} {'left':>5} {'question':>8} | {'med s':>9} {'worst s':>9} | "
         f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
@@ -117,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                     ):
                         continue
                     t0 = time.perf_counter()
-                    ans = solve(pos, hero, q, timeout=args.max_seconds)
+                    ans = solve(pos, hero, q, timeout=args.max_seconds, jobs=args.jobs)
                     dt = time.perf_counter() - t0
                     times.append(dt)
                     nodes.append(ans.nodes)

@@ -125,6 +125,26 @@ def test_solve_timeout_is_unknown() -> None:
     assert ".." in out.splitlines()[1].split()[2]
 
 
+def test_jobs_give_the_same_answer_from_the_command_line() -> None:
+    """--jobs N searches N plays (ddtable: seats) at once: the same JSON but for nodes and
+    time; a negative count is a usage error (exit 2)."""
+    text = position_to_json(_late(4, 3))
+
+    def same(data: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in data.items() if k not in ("nodes", "seconds")}
+
+    for cmd in (["solve", text, "--json"], ["solve", text, "--question", "score", "--json"],
+                ["ddtable", text, "--json"]):
+        code, one, _ = _run(*cmd)
+        for jobs in ("2", "0"):
+            code2, many, _ = _run(*cmd, "--jobs", jobs)
+            assert code == code2 == 0
+            assert same(json.loads(many)) == same(json.loads(one)), (cmd, jobs)
+    for cmd in ("solve", "ddtable"):
+        code, _, err = _run(cmd, text, "--jobs", "-1")
+        assert code == 2 and "Invalid value for '--jobs'" in err and "Traceback" not in err
+
+
 def test_solve_cut_short_in_the_line_keeps_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the time runs out while the best line is searched (the value and every play's
     result already proven), the answer keeps them and shows the start of the line found,

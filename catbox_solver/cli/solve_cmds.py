@@ -131,6 +131,18 @@ def answer_text(pos: Position, ans: Answer) -> str:
     return "\n".join(lines)
 
 
+def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--jobs: how many of ``what`` to search at once."""
+    return click.option(
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=1,
+        show_default=True,
+        help=f"Search N {what} at once, one thread (and core) each; 0: one per core. "
+        "The answer is the same.",
+    )
+
+
 @main.command("solve")
 @click.argument("position")
 @click.option(
@@ -148,6 +160,7 @@ def answer_text(pos: Position, ans: Answer) -> str:
     "score: guaranteed round score; table: can everyone together avoid a paradox.",
 )
 @click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@_jobs_option("plays")
 @engine_option
 @json_option
 @quiet_option
@@ -156,6 +169,7 @@ def solve_cmd(
     hero: str,
     question: str,
     timeout: float | None,
+    jobs: int,
     engine: str,
     as_json: bool,
     quiet: bool,
@@ -186,6 +200,7 @@ def solve_cmd(
       catbox solve @pos.json --hero 2 --question paradox --json
       catbox solve @many.jsonl --question table --json --timeout 10
       catbox solve @first-lead.json --question tricks --timeout 60
+      catbox solve @first-lead.json --question tricks --jobs 0   # every core
       catbox solve @pos.json --question paradox --engine python   # cross-check
     """
     from catbox_solver.cli.position_cmds import run_positions
@@ -193,7 +208,7 @@ def solve_cmd(
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
         with _progress(quiet, "solving") as report:
-            return solve(pos, seat, question, timeout, report, engine)
+            return solve(pos, seat, question, timeout, report, engine, jobs)
 
     run_positions(
         position,
@@ -230,11 +245,12 @@ def table_text(table: DDTable) -> str:
 @main.command("ddtable")
 @click.argument("position")
 @click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@_jobs_option("seats")
 @engine_option
 @json_option
 @quiet_option
 def ddtable_cmd(
-    position: str, timeout: float | None, engine: str, as_json: bool, quiet: bool
+    position: str, timeout: float | None, jobs: int, engine: str, as_json: bool, quiet: bool
 ) -> None:
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
@@ -251,12 +267,13 @@ def ddtable_cmd(
     Examples:
       catbox ddtable @pos.json
       catbox ddtable @pos.json --json --timeout 60
+      catbox ddtable @pos.json --jobs 4
     """
     from catbox_solver.cli.position_cmds import run_positions
 
     def table(pos: Position) -> DDTable:
         with _progress(quiet, "seats") as report:
-            return dd_table(pos, timeout, report, engine)
+            return dd_table(pos, timeout, report, engine, jobs)
 
     run_positions(
         position, as_json, lambda pos: table(pos).to_json(), lambda pos: table_text(table(pos))
