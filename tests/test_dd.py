@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import random
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -818,3 +822,42 @@ def test_jobs_must_not_be_negative() -> None:
     with pytest.raises(SearchError, match="jobs must be 0"):
         dd_table(pos, jobs=-2)
     assert solve(pos, hero, "paradox", jobs=0).value == solve(pos, hero, "paradox").value
+
+
+_CTRL_C_CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+from gen import start_position
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.search.dd import solve
+pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+solve(pos.after(pos.legal_plays()[0]), pos.to_move, "paradox")  # (the core loaded)
+print("go", flush=True)
+solve(pos, pos.to_move, "tricks", jobs={jobs}, engine={engine!r})  # minutes
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize(("jobs", "engine"), [(1, "compiled"), (2, "compiled"), (1, "python")])
+def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
+    """Ctrl-C (SIGINT) during a solve of minutes with no timeout (a first lead, in a child
+    process) stops it at once, and KeyboardInterrupt comes out of solve: with one job the
+    compiled core lets the handler run (it reads the clock through Python), with more the
+    main thread's handler stops the workers' searches. Before, the process ran on until
+    the search under way ended (over 120 s, measured). The bound is loose on purpose (not
+    a timing test); the child is killed after 30 s so that a failure fails in time."""
+    code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs, engine=engine)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "go\n"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        t0 = time.perf_counter()
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert time.perf_counter() - t0 < 10 and "finished" not in out
+    assert err.rstrip().endswith("KeyboardInterrupt") and "SystemError" not in err

@@ -24,9 +24,10 @@ State layout (``s``, int64): see the ``S_*`` offsets. Plays are coded ``4 * valu
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +67,9 @@ S_PROBE_TL = 60  # probes at nodes with at least this many tricks left
 S_PROBE_NODES = 61  # a probe's node budget
 S_PROBE_FIRST = 62  # the first play in order gets 2**this times the budget
 S_PROBES_CUT = 63  # probes cut short (a count, for the tests)
-S_SIZE = 64
+S_STOP = 64  # 1: stop (Core.stop, Ctrl-C): the search unwinds as on a timeout
+S_WATCH = 65  # 1: read the clock through Python every 4096 nodes (Core.watch)
+S_SIZE = 66
 
 MAX_PLY = 48
 MAX_PLAYS = 40
@@ -1169,16 +1172,28 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
 
 
 # ---- the trick game ---------------------------------------------------------------------------
+def _clock() -> float:
+    """The clock, read by the compiled search every 4096 nodes when it has a deadline or
+    is watched (Core.watch). A Python function on purpose: running Python code lets the
+    interpreter run a pending signal handler, which compiled code never does; the handler
+    of dd's Ctrl-C guard stops the search (S_STOP) and raises nothing (numba can lose an
+    exception raised in object mode)."""
+    return time.perf_counter()
+
+
 @njit(cache=True)
 def _tick(s: Arr, deadline: float) -> None:
     s[S_NODES] += 1
     if s[S_NODES] > s[S_LIMIT]:
         s[S_ABORT] = 2  # a probe's budget is used up
-    if (s[S_NODES] & 4095) == 0 and deadline > 0.0:
-        with objmode(now="float64"):
-            now = time.perf_counter()
-        if now > deadline:
-            s[S_ABORT] = 1
+    if (s[S_NODES] & 4095) == 0:
+        if deadline > 0.0 or s[S_WATCH]:
+            with objmode(now="float64"):
+                now = _clock()  # (a Ctrl-C handler may run here and set S_STOP)
+            if deadline > 0.0 and now > deadline:
+                s[S_ABORT] = 1
+        if s[S_STOP]:
+            s[S_ABORT] = 1  # stopped (Ctrl-C, Core.stop): unwind as on a timeout
 
 
 @njit(cache=True)
@@ -1193,7 +1208,7 @@ def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
         tt[i, T_HI] = r - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
          deadline: float) -> bool:
     """The hero's zero-window game, one self-recursive function for both questions (numba
@@ -1546,7 +1561,7 @@ def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     _sort(row, k)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
              limit: int) -> bool:
     """Search._t: is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
@@ -1589,6 +1604,23 @@ def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
     if keyed:
         tt[tt_slot(tt, row, 0), T_LO] = 1 if res else 0
     return res
+
+
+@njit(cache=True, nogil=True)
+def game_nogil(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
+               deadline: float) -> bool:
+    """``game`` without the GIL, for worker threads (solve and dd_table with several
+    jobs), so that they run on separate cores. The main thread calls ``game`` itself,
+    holding the GIL: under a function compiled nogil, numba loses an exception raised in
+    object mode (Python's own Ctrl-C handler raising in _clock)."""
+    return game(s, score, r, ply, buf, tt, tsc, deadline)
+
+
+@njit(cache=True, nogil=True)
+def t_search_nogil(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
+                   limit: int) -> bool:
+    """``t_search`` without the GIL, for worker threads (see game_nogil)."""
+    return t_search(s, ply, buf, tt, deadline, mode, limit)
 
 
 @njit(cache=True)
@@ -1729,6 +1761,16 @@ def _grown(table: npt.NDArray[np.int64], nodes: int, max_bits: int) -> npt.NDArr
     return new
 
 
+F = TypeVar("F")
+
+
+def _entry(held: F, free: F) -> F:
+    """The compiled entry point to call: holding the GIL in the main thread (where a
+    signal handler may run inside it, see game_nogil), without it in any other (threads
+    run on separate cores)."""
+    return held if threading.current_thread() is threading.main_thread() else free
+
+
 class Core:
     """The compiled trick game for one hero: its transposition table lives as long as this
     object, so repeated questions on one position (binary search, every play, the line)
@@ -1802,6 +1844,25 @@ class Core:
         for i, cm in enumerate(colors):
             s[S_COLORS + i] = cm
 
+    def _fresh(self) -> None:
+        """Start a search: no nodes, no abort, no probe (a search cut short by Ctrl-C may
+        have left one open)."""
+        s = self.s
+        s[S_NODES] = 0
+        s[S_ABORT] = 0
+        s[S_IN_PROBE] = 0
+        s[S_LIMIT] = NO_LIMIT
+
+    def stop(self) -> None:
+        """Stop: a search under way ends within 4096 nodes as if its deadline had passed,
+        and every later one at once."""
+        self.s[S_STOP] = 1
+
+    def watch(self) -> None:
+        """Read the clock through Python every 4096 nodes, also without a deadline, so that
+        a signal handler (Ctrl-C) can run during a long search in the main thread."""
+        self.s[S_WATCH] = 1
+
     @property
     def probes_cut(self) -> int:
         """How many probes ran out of budget so far (all questions)."""
@@ -1811,10 +1872,11 @@ class Core:
         """The answer of the trick game on the loaded state (None: out of time) and the nodes
         it searched."""
         s = self.s
-        s[S_NODES] = 0
-        s[S_ABORT] = 0
+        self._fresh()
+        if s[S_STOP]:
+            return None, 0
         dl = -1.0 if deadline is None else deadline
-        res = game(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
+        res = _entry(game, game_nogil)(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
         nodes = int(s[S_NODES])
         self._tt_nodes += nodes
         self._grow_tt()
@@ -1831,7 +1893,7 @@ class Core:
         if self._ttable is None:
             self._ttable = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
         s = self.s
-        s[S_NODES] = 0
+        self._fresh()
         _seed(0)
         dl = -1.0 if deadline is None else deadline
         budget = 2000
@@ -1840,7 +1902,7 @@ class Core:
             mode = attempt % 3
             limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
             s[S_ABORT] = 0
-            res = t_search(s, 0, self.buf, self._ttable, dl, mode, limit)
+            res = _entry(t_search, t_search_nogil)(s, 0, self.buf, self._ttable, dl, mode, limit)
             self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
             if s[S_ABORT] == 1:
                 return None, int(s[S_NODES])
@@ -1875,9 +1937,8 @@ class Core:
         s = self.s
         s[S_WON] = won
         s[S_OWN] = own
-        s[S_NODES] = 0
-        s[S_ABORT] = 0
-        res = game(
+        self._fresh()
+        res = _entry(game, game_nogil)(
             s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
         )
         nodes = int(s[S_NODES])

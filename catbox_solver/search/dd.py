@@ -43,11 +43,14 @@ import functools
 import os
 import queue
 import random
+import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from catbox_solver.errors import SearchError
@@ -267,6 +270,7 @@ class Search:
         self._rng = random.Random(0)
         self.loss_led = rules.color_loss == "led"
         self.red_ok = rules.red_lead != "never"
+        self._stopped = False
         self._core: Core | None = None
         if engine == "compiled":
             st = self.st
@@ -292,9 +296,23 @@ class Search:
     # ---- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 4095 and self.deadline is not None:
-            if time.perf_counter() > self.deadline:
+        if not self.nodes & 4095:
+            if self._stopped or (
+                self.deadline is not None and time.perf_counter() > self.deadline
+            ):
                 raise _Timeout
+
+    def stop(self) -> None:
+        """Stop (from a signal handler or another thread): a search under way ends within
+        4096 nodes as if the time had run out, and so does every later one."""
+        self._stopped = True
+        if self._core is not None:
+            self._core.stop()
+
+    def watch(self) -> None:
+        """Let a signal handler run during long compiled searches (see _ctrl_c_stops)."""
+        if self._core is not None:
+            self._core.watch()
 
     def key(self) -> tuple[int, ...]:
         """Canonical key of the state at the start of a trick: blue, yellow and green are
@@ -1606,20 +1624,95 @@ class _Steps:
             self.done += 1
 
     def run(self, steps: Sequence[Callable[[], None]]) -> None:
-        """Run the steps, ``jobs`` at a time. A _Timeout of a step is raised again once
-        the steps under way have ended (the steps still waiting see ``stopped``)."""
-        if self.jobs == 1 or len(steps) <= 1:
-            for step in steps:
-                step()
-            return
-        with ThreadPoolExecutor(max_workers=min(self.jobs, len(steps))) as pool:
-            futures = [pool.submit(step) for step in steps]
-        errors = [e for e in (f.exception() for f in futures) if e is not None]
+        """Run the steps, ``jobs`` at a time (see _in_threads). A _Timeout of a step is
+        raised again once the steps under way have ended (the steps still waiting see
+        ``stopped``)."""
+        errors = _in_threads(steps, self.jobs)
         for e in errors:  # anything but a timeout first: it is a bug, not the clock
             if not isinstance(e, _Timeout):
                 raise e
         if errors:
             raise _Timeout
+
+
+_POOL: ThreadPoolExecutor | None = None  # the worker threads, made once and kept
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The worker threads of every solve and DD table (made at the first use and kept:
+    starting threads for each small solve cost more than the solve)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(
+                max_workers=max(32, os.cpu_count() or 1), thread_name_prefix="catbox-search"
+            )
+        return _POOL
+
+
+def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseException]:
+    """Run the calls in order, ``jobs`` at a time, and return what they raised. One job:
+    here, one call after the other; more: in worker threads, while this thread waits."""
+    errors: list[BaseException] = []
+    if jobs == 1 or len(calls) <= 1:
+        for call in calls:
+            try:
+                call()
+            except Exception as e:  # noqa: BLE001 - handed to the caller
+                errors.append(e)
+        return errors
+    todo = iter(calls)
+    lock = threading.Lock()
+
+    def runner() -> None:
+        while True:
+            with lock:
+                call = next(todo, None)
+            if call is None:
+                return
+            try:
+                call()
+            except Exception as e:  # noqa: BLE001 - handed to the caller
+                errors.append(e)
+
+    pool = _pool()
+    wait([pool.submit(runner) for _ in range(min(jobs, len(calls)))])
+    return errors
+
+
+@contextmanager
+def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[None]:
+    """Ctrl-C during the searches stops them, and KeyboardInterrupt is raised once they
+    have unwound (as on a timeout). Why: the compiled core never looks at signals, so
+    Python's own handler would wait for the search under way (minutes at a first lead),
+    and raising inside the core is unsafe. So, while Python's own handler is in place
+    and in the main thread, a handler is put in that only stops the searches; the core
+    lets it run by reading the clock through Python every 4096 nodes (Core.watch). An
+    application's own handler is left alone."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    hit = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal hit
+        hit = True
+        for search in searches:
+            search.stop()
+
+    for search in searches:
+        search.watch()
+    signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hit:
+        raise KeyboardInterrupt
 
 
 def solve(
@@ -1703,44 +1796,46 @@ def solve(
         finally:
             free.put(s)
 
-    try:
-        for phase in phases:
-            steps.run([functools.partial(step, phase, i) for i in searched])
-        if progress is not None:
-            progress(steps.total, steps.total, "")
-    except _Timeout:
-        done: list[PlayResult] = []
-        search.st = FastState(pos)  # (the state the timeout left is dropped)
-        for i, twin in enumerate(twins):
-            src = i if twin is None else twin  # the play searched for this one
-            if src in found:
-                done.append(PlayResult(plays[i], found[src]))
-            elif len(phases) == 1:
-                done.append(PlayResult(plays[i], None))
-            else:
-                # what the search had proven: a play under way its range so far, the
-                # others their range from the sign, or from any outcome of the round
-                rng = under_way[src] if src in under_way else ranges.get(src)
-                if rng is None:
-                    search.st.push(plays[i])
-                    rng = search.sign_range(question, None)
-                    search.st.pop()
-                done.append(PlayResult(plays[i], None, rng))
-        bounds = None
-        if len(phases) == 2:
-            known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
-            pick = max if to_move == hero else min
-            bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
-        return Answer(
-            question, hero, None, tuple(done), (), sum(s.nodes for s in searches),
-            time.perf_counter() - start, to_move, bounds,
-        )
+    with _ctrl_c_stops(searches):  # (Ctrl-C: KeyboardInterrupt, once they have stopped)
+        try:
+            for phase in phases:
+                steps.run([functools.partial(step, phase, i) for i in searched])
+            if progress is not None:
+                progress(steps.total, steps.total, "")
+        except _Timeout:
+            done: list[PlayResult] = []
+            search.st = FastState(pos)  # (the state the timeout left is dropped)
+            for i, twin in enumerate(twins):
+                src = i if twin is None else twin  # the play searched for this one
+                if src in found:
+                    done.append(PlayResult(plays[i], found[src]))
+                elif len(phases) == 1:
+                    done.append(PlayResult(plays[i], None))
+                else:
+                    # what the search had proven: a play under way its range so far, the
+                    # others their range from the sign, or from any outcome of the round
+                    rng = under_way[src] if src in under_way else ranges.get(src)
+                    if rng is None:
+                        search.st.push(plays[i])
+                        rng = search.sign_range(question, None)
+                        search.st.pop()
+                    done.append(PlayResult(plays[i], None, rng))
+            bounds = None
+            if len(phases) == 2:
+                known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
+                pick = max if to_move == hero else min
+                bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
+            return Answer(
+                question, hero, None, tuple(done), (), sum(s.nodes for s in searches),
+                time.perf_counter() - start, to_move, bounds,
+            )
     results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
     value = _combine(question, to_move == hero, results)
     # the value and every play's result are proven now; a timeout during the line keeps
     # them and the start of the line found so far (each of its plays keeps the value)
     pv: list[Play] = []
-    try:
+
+    def line() -> None:
         if len(searches) == 1:
             search.principal_variation(question, value, pv)
         elif question != "table" or value:
@@ -1756,9 +1851,13 @@ def solve(
             pv.append(first)
             s.principal_variation(question, value, pv)
             s.st.pop()
-        pv_complete = True
-    except _Timeout:
-        pv_complete = False
+
+    with _ctrl_c_stops(searches):
+        try:
+            line()
+            pv_complete = True
+        except _Timeout:
+            pv_complete = False
     return Answer(
         question,
         hero,
@@ -1823,7 +1922,8 @@ def value_only(
     timeout: float | None = None,
     engine: str = DEFAULT_ENGINE,
 ) -> Value:
-    """Just the value (no per-play values, no line): cheaper than :func:`solve`."""
+    """Just the value (no per-play values, no line): cheaper than :func:`solve`. Out of
+    time: None, and nothing more; :func:`solve` keeps the range proven (``Answer.bounds``)."""
     _check_question(question)
     _check_hero(pos, hero)
     if question == "score":
@@ -1832,10 +1932,11 @@ def value_only(
     search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
-    try:
-        return search.exact(question)
-    except _Timeout:
-        return None
+    with _ctrl_c_stops([search]):
+        try:
+            return search.exact(question)
+        except _Timeout:
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1904,6 +2005,8 @@ def dd_table(
     def step(seat: int, q: str) -> None:
         """Seat ``seat``'s answer to ``q`` on its own search; out of time, the range."""
         search = searches[seat]
+        if steps.stopped:  # (Ctrl-C)
+            return
         steps.start(search, f"seat {seat}: {names[q]}")
         try:
             vals[seat, q] = None
@@ -1927,8 +2030,9 @@ def dd_table(
         finally:
             steps.end()
 
-    for q in questions:
-        steps.run([functools.partial(step, seat, q) for seat in range(n)])
+    with _ctrl_c_stops(searches):
+        for q in questions:
+            steps.run([functools.partial(step, seat, q) for seat in range(n)])
     rows: list[TableRow] = []
     for seat in range(n):
         p, t, s = (vals[seat, q] for q in questions)
