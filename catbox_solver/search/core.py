@@ -1845,7 +1845,8 @@ class Core:
             s[S_COLORS + i] = cm
 
     def _fresh(self) -> None:
-        """Start a search: no nodes, no abort, no probe (a search cut short by Ctrl-C may
+        """Start a search: no nodes, no abort, no probe (an earlier search ended by an
+        exception, e.g. Python's own Ctrl-C handler in a search not guarded by dd, may
         have left one open)."""
         s = self.s
         s[S_NODES] = 0

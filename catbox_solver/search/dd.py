@@ -1597,8 +1597,9 @@ def _check_jobs(jobs: int) -> int:
 class _Steps:
     """The searches of one solve or DD table, as steps: each announced on the progress
     line when it starts (with the range proven as it narrows) and counted when it ends.
-    ``run`` takes them one after the other or several at once, in threads: the compiled
-    core releases the GIL, so each thread with its own Search has a core of its own."""
+    ``run`` takes them one after the other or several at once, in worker threads, which
+    call the compiled core without the GIL: each with its own Search runs on a core of
+    its own."""
 
     def __init__(self, total: int, progress: Progress | None, jobs: int) -> None:
         self.total = total
@@ -1653,7 +1654,8 @@ def _pool() -> ThreadPoolExecutor:
 
 def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseException]:
     """Run the calls in order, ``jobs`` at a time, and return what they raised. One job:
-    here, one call after the other; more: in worker threads, while this thread waits."""
+    here, one call after the other up to the first that raises; more: in worker threads,
+    while this thread waits, every call (those after a timeout see it and return)."""
     errors: list[BaseException] = []
     if jobs == 1 or len(calls) <= 1:
         for call in calls:
@@ -1661,6 +1663,7 @@ def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseExce
                 call()
             except Exception as e:  # noqa: BLE001 - handed to the caller
                 errors.append(e)
+                break
         return errors
     todo = iter(calls)
     lock = threading.Lock()
