@@ -4,6 +4,10 @@ timeouts (unknown), batches."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +185,33 @@ def test_solve_cut_short_in_the_line_keeps_the_value(monkeypatch: pytest.MonkeyP
     assert code == 0 and out.splitlines()[0].endswith(f" {exact}")
     best = [ln for ln in out.splitlines() if ln.startswith("best line: ")]
     assert best and best[0].startswith(f"best line: out of time after {n} play")
+
+
+@pytest.mark.parametrize("cmd", [["solve", "--json"], ["solve"], ["ddtable", "--jobs", "2"]])
+def test_ctrl_c_prints_what_was_proven(cmd: list[str]) -> None:
+    """Ctrl-C (a real SIGINT) during a first-lead solve or DD table with no timeout: the
+    answer as far as it was proven is printed (unknowns with their ranges, "stopped"),
+    a line on stderr says so, and the exit code is 130. The child is killed after 30 s
+    so that a failure fails in time."""
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    solve(_late(4, 3), 0, "tricks")  # the compiled core in numba's cache for the child
+    args = [sys.executable, "-m", "catbox_solver", cmd[0], position_to_json(pos), *cmd[1:]]
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)  # (started in about 2 s, the core loaded, searching: minutes to go)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
+    if "--json" in cmd:
+        data = json.loads(out)
+        assert data["value"] is None and -7 <= data["bounds"][0] <= data["bounds"][1] <= 8
+    elif cmd[0] == "solve":
+        assert out.startswith("trick points seat 0 can be sure of unknown (stopped; proven ")
+    else:
+        assert ".." in out and "'lo..hi': stopped, proven in that range" in out
 
 
 def test_progress_line_names_the_search_and_ends_its_line(

@@ -20,6 +20,7 @@ from catbox_solver.search.dd import (
     QUESTIONS,
     Answer,
     DDTable,
+    Interrupted,
     dd_table,
     solve,
 )
@@ -91,12 +92,14 @@ def line_text(pos: Position, line: tuple[Play, ...]) -> str:
     return text
 
 
-def _value_text(question: str, value: Any, bounds: tuple[int, int] | None = None) -> str:
+def _value_text(
+    question: str, value: Any, bounds: tuple[int, int] | None = None, why: str = "out of time"
+) -> str:
     if value is None:
         if bounds is not None:
             lo, hi = bounds
-            return f"unknown (out of time; proven {lo} to {hi})"
-        return "unknown (out of time)"
+            return f"unknown ({why}; proven {lo} to {hi})"
+        return f"unknown ({why})"
     if question in ("paradox", "table"):
         return "yes" if value else "no"
     return str(value)
@@ -110,25 +113,46 @@ QUESTION_TEXT = {
 }
 
 
-def answer_text(pos: Position, ans: Answer) -> str:
-    """Readable answer: the value, the plays best first, the principal variation."""
+def answer_text(pos: Position, ans: Answer, why: str = "out of time") -> str:
+    """Readable answer: the value, the plays best first, the principal variation. ``why``
+    an answer may be unknown: "out of time", or "stopped" (Ctrl-C)."""
     head = QUESTION_TEXT[ans.question].format(h=ans.hero)
-    lines = [f"{head} {_value_text(ans.question, ans.value, ans.bounds)}"]
+    lines = [f"{head} {_value_text(ans.question, ans.value, ans.bounds, why)}"]
     if ans.plays:
         mover = "the hero" if ans.to_move == ans.hero else f"seat {ans.to_move}"
         if ans.question == "table":
             mover = f"seat {ans.to_move}"
         lines.append(f"after each play of {mover} (to move), best first:")
         for r in ans.best_first():
-            lines.append(f"  {r.play.text:4} {_value_text(ans.question, r.result, r.bounds)}")
+            lines.append(
+                f"  {r.play.text:4} {_value_text(ans.question, r.result, r.bounds, why)}"
+            )
     if not ans.pv_complete:
         start = f": {line_text(pos, ans.pv)}" if ans.pv else ""
         n = len(ans.pv)
-        lines.append(f"best line: out of time after {n} play{'' if n == 1 else 's'}{start}")
+        lines.append(f"best line: {why} after {n} play{'' if n == 1 else 's'}{start}")
     elif ans.pv:
         lines.append(f"best line: {line_text(pos, ans.pv)}")
     lines.append(f"{ans.nodes} nodes, {ans.seconds:.3f} s")
     return "\n".join(lines)
+
+
+class _CtrlC:
+    """Ctrl-C in solve or ddtable: the answer as far as it was proven is printed (as on a
+    timeout, "stopped" for "out of time"), then a line on stderr, and the command ends
+    with exit code 130 (128 + SIGINT); a batch stops there."""
+
+    hit = False
+
+    @property
+    def why(self) -> str:
+        return "stopped" if self.hit else "out of time"
+
+    def check(self) -> None:
+        """End the command if Ctrl-C came (called before each position and at the end)."""
+        if self.hit:
+            click.echo("stopped by Ctrl-C: shown is what was proven by then", err=True)
+            raise click.exceptions.Exit(130)
 
 
 def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -185,6 +209,7 @@ def solve_cmd(
     value and the plays' results stand and the line found so far is shown, marked cut
     short ("pv_complete": false). On a terminal (not with --quiet) a progress line
     shows the searches done, the one under way and the range proven for it so far.
+    Ctrl-C stops at once and prints what was proven by then (exit code 130).
 
     How long, with 4 players: paradox and table usually take under a second from the
     first lead (a few positions far longer), tricks a few seconds at 6 tricks left;
@@ -205,17 +230,25 @@ def solve_cmd(
     """
     from catbox_solver.cli.position_cmds import run_positions
 
+    stop = _CtrlC()
+
     def answer(pos: Position) -> Answer:
+        stop.check()
         seat = parse_hero(hero, pos)
         with _progress(quiet, "solving") as report:
-            return solve(pos, seat, question, timeout, report, engine, jobs)
+            try:
+                return solve(pos, seat, question, timeout, report, engine, jobs)
+            except Interrupted as e:
+                assert isinstance(e.partial, Answer)
+                stop.hit = True
+                return e.partial
 
-    run_positions(
-        position,
-        as_json,
-        lambda pos: answer(pos).to_json(),
-        lambda pos: answer_text(pos, answer(pos)),
-    )
+    def text(pos: Position) -> str:
+        ans = answer(pos)
+        return answer_text(pos, ans, stop.why)
+
+    run_positions(position, as_json, lambda pos: answer(pos).to_json(), text)
+    stop.check()
 
 
 def _cell(value: int | None, bounds: tuple[int, int] | None, unknown: str) -> str:
@@ -227,7 +260,8 @@ def _cell(value: int | None, bounds: tuple[int, int] | None, unknown: str) -> st
     return unknown
 
 
-def table_text(table: DDTable) -> str:
+def table_text(table: DDTable, why: str = "out of time") -> str:
+    """Readable DD table; ``why`` a value may be unknown ("out of time" or "stopped")."""
     lines = [f"{'seat':>4}  {'no paradox':>10}  {'tricks':>6}  {'score':>5}"]
     for r in table.rows:
         par = "?" if r.paradox is None else "yes" if r.paradox else "no"
@@ -236,8 +270,8 @@ def table_text(table: DDTable) -> str:
         lines.append(f"{r.seat:>4}  {par:>10}  {tricks:>6}  {score:>5}")
     lines.append(f"{table.nodes} nodes, {table.seconds:.3f} s")
     lines.append(
-        "(score '-': prediction unknown or out of time; '?': out of time; "
-        "'lo..hi': out of time, proven in that range)"
+        f"(score '-': prediction unknown or {why}; '?': {why}; "
+        f"'lo..hi': {why}, proven in that range)"
     )
     return "\n".join(lines)
 
@@ -258,7 +292,8 @@ def ddtable_cmd(
     of, and the round score it can be sure of (needs its prediction). With --timeout, every
     seat's paradox verdict is searched first, then the trick points, then the scores; a
     value left unknown shows the range proven (lo..hi; "tricks_bounds" and
-    "score_bounds" in the JSON).
+    "score_bounds" in the JSON). Ctrl-C stops at once and prints the table as far as it
+    was proven (exit code 130).
 
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).
@@ -271,10 +306,21 @@ def ddtable_cmd(
     """
     from catbox_solver.cli.position_cmds import run_positions
 
-    def table(pos: Position) -> DDTable:
-        with _progress(quiet, "seats") as report:
-            return dd_table(pos, timeout, report, engine, jobs)
+    stop = _CtrlC()
 
-    run_positions(
-        position, as_json, lambda pos: table(pos).to_json(), lambda pos: table_text(table(pos))
-    )
+    def table(pos: Position) -> DDTable:
+        stop.check()
+        with _progress(quiet, "seats") as report:
+            try:
+                return dd_table(pos, timeout, report, engine, jobs)
+            except Interrupted as e:
+                assert isinstance(e.partial, DDTable)
+                stop.hit = True
+                return e.partial
+
+    def text(pos: Position) -> str:
+        t = table(pos)
+        return table_text(t, stop.why)
+
+    run_positions(position, as_json, lambda pos: table(pos).to_json(), text)
+    stop.check()

@@ -117,6 +117,16 @@ class _Timeout(Exception):
     """The deadline passed: the answer is unknown."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a solve, a DD table or a value: ``partial`` is what was proven by
+    then, as a timeout at that moment would have left it (an Answer, a DDTable; None for
+    value_only). A KeyboardInterrupt, so a caller that does not look for it stops."""
+
+    def __init__(self, partial: Answer | DDTable | None) -> None:
+        super().__init__("stopped by Ctrl-C")
+        self.partial = partial
+
+
 @dataclass(frozen=True, slots=True)
 class PlayResult:
     """The value of the question after one legal play of the player to move. ``bounds``:
@@ -1684,26 +1694,31 @@ def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseExce
     return errors
 
 
+class _Guard:
+    """Whether Ctrl-C came while a _ctrl_c_stops block ran."""
+
+    hit = False
+
+
 @contextmanager
-def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[None]:
-    """Ctrl-C during the searches stops them, and KeyboardInterrupt is raised once they
-    have unwound (as on a timeout). Why: the compiled core never looks at signals, so
-    Python's own handler would wait for the search under way (minutes at a first lead),
-    and raising inside the core is unsafe. So, while Python's own handler is in place
-    and in the main thread, a handler is put in that only stops the searches; the core
-    lets it run by reading the clock through Python every 4096 nodes (Core.watch). An
-    application's own handler is left alone."""
+def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[_Guard]:
+    """Ctrl-C during the block stops the searches: they unwind as on a timeout, and the
+    guard yielded says so (the caller then raises Interrupted with what was proven). Why:
+    the compiled core never looks at signals, so Python's own handler would wait for the
+    search under way (minutes at a first lead), and raising inside the core is unsafe.
+    So, while Python's own handler is in place and in the main thread, a handler is put
+    in that only stops the searches; the core lets it run by reading the clock through
+    Python every 4096 nodes (Core.watch). An application's own handler is left alone."""
+    guard = _Guard()
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     ):
-        yield
+        yield guard
         return
-    hit = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal hit
-        hit = True
+        guard.hit = True
         for search in searches:
             search.stop()
 
@@ -1711,11 +1726,9 @@ def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[None]:
         search.watch()
     signal.signal(signal.SIGINT, stop)
     try:
-        yield
+        yield guard
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    if hit:
-        raise KeyboardInterrupt
 
 
 def solve(
@@ -1799,7 +1812,8 @@ def solve(
         finally:
             free.put(s)
 
-    with _ctrl_c_stops(searches):  # (Ctrl-C: KeyboardInterrupt, once they have stopped)
+    cut: Answer | None = None  # out of time (or stopped) before every play was known
+    with _ctrl_c_stops(searches) as guard:
         try:
             for phase in phases:
                 steps.run([functools.partial(step, phase, i) for i in searched])
@@ -1828,10 +1842,14 @@ def solve(
                 known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
                 pick = max if to_move == hero else min
                 bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
-            return Answer(
+            cut = Answer(
                 question, hero, None, tuple(done), (), sum(s.nodes for s in searches),
                 time.perf_counter() - start, to_move, bounds,
             )
+    if cut is not None:
+        if guard.hit:
+            raise Interrupted(cut)
+        return cut
     results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
     value = _combine(question, to_move == hero, results)
     # the value and every play's result are proven now; a timeout during the line keeps
@@ -1855,13 +1873,13 @@ def solve(
             s.principal_variation(question, value, pv)
             s.st.pop()
 
-    with _ctrl_c_stops(searches):
+    with _ctrl_c_stops(searches) as in_line:
         try:
             line()
             pv_complete = True
         except _Timeout:
             pv_complete = False
-    return Answer(
+    answer = Answer(
         question,
         hero,
         value,
@@ -1872,6 +1890,9 @@ def solve(
         to_move,
         pv_complete=pv_complete,
     )
+    if guard.hit or in_line.hit:
+        raise Interrupted(answer)
+    return answer
 
 
 def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
@@ -1935,11 +1956,14 @@ def value_only(
     search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
-    with _ctrl_c_stops([search]):
+    with _ctrl_c_stops([search]) as guard:
         try:
-            return search.exact(question)
+            value = search.exact(question)
         except _Timeout:
-            return None
+            value = None
+    if guard.hit:
+        raise Interrupted(None)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -2033,7 +2057,7 @@ def dd_table(
         finally:
             steps.end()
 
-    with _ctrl_c_stops(searches):
+    with _ctrl_c_stops(searches) as guard:
         for q in questions:
             steps.run([functools.partial(step, seat, q) for seat in range(n)])
     rows: list[TableRow] = []
@@ -2052,4 +2076,7 @@ def dd_table(
     nodes = sum(search.nodes for search in searches)
     if progress is not None:
         progress(3 * n, 3 * n, "")
-    return DDTable(tuple(rows), nodes, time.perf_counter() - start)
+    table = DDTable(tuple(rows), nodes, time.perf_counter() - start)
+    if guard.hit:
+        raise Interrupted(table)
+    return table
