@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -49,8 +49,12 @@ engine_option = click.option(
 )
 
 
+T = TypeVar("T")
+Report = Callable[[int, int, str], None]  # progress(done, total, what)
+
+
 @contextmanager
-def _progress(quiet: bool, label: str) -> Iterator[Callable[[int, int, str], None] | None]:
+def _progress(quiet: bool, label: str) -> Iterator[Report | None]:
     """A one-line progress indication on stderr (terminal only, not with --quiet): the
     searches done, what is searched now and the range proven for it. The line is ended on
     leaving, also when the time ran out before the last search."""
@@ -154,6 +158,17 @@ class _CtrlC:
             click.echo("stopped by Ctrl-C: shown is what was proven by then", err=True)
             raise click.exceptions.Exit(130)
 
+    def run(self, quiet: bool, label: str, compute: Callable[[Report | None], T]) -> T:
+        """``compute(report)`` under the progress line; on Ctrl-C the answer as far as it
+        was proven (Interrupted.partial)."""
+        self.check()
+        with _progress(quiet, label) as report:
+            try:
+                return compute(report)
+            except Interrupted as e:
+                self.hit = True
+                return cast(T, e.partial)
+
 
 def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """--jobs: how many of ``what`` to search at once."""
@@ -233,15 +248,12 @@ def solve_cmd(
     stop = _CtrlC()
 
     def answer(pos: Position) -> Answer:
-        stop.check()
         seat = parse_hero(hero, pos)
-        with _progress(quiet, "solving") as report:
-            try:
-                return solve(pos, seat, question, timeout, report, engine, jobs)
-            except Interrupted as e:
-                assert isinstance(e.partial, Answer)
-                stop.hit = True
-                return e.partial
+        return stop.run(
+            quiet, "solving", lambda report: solve(
+                pos, seat, question, timeout, report, engine, jobs
+            )
+        )
 
     def text(pos: Position) -> str:
         ans = answer(pos)
@@ -309,14 +321,9 @@ def ddtable_cmd(
     stop = _CtrlC()
 
     def table(pos: Position) -> DDTable:
-        stop.check()
-        with _progress(quiet, "seats") as report:
-            try:
-                return dd_table(pos, timeout, report, engine, jobs)
-            except Interrupted as e:
-                assert isinstance(e.partial, DDTable)
-                stop.hit = True
-                return e.partial
+        return stop.run(
+            quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
+        )
 
     def text(pos: Position) -> str:
         t = table(pos)
