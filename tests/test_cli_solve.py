@@ -194,11 +194,23 @@ def test_ctrl_c_prints_what_was_proven(cmd: list[str]) -> None:
     a line on stderr says so, and the exit code is 130. The child is killed after 30 s
     so that a failure fails in time."""
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
-    solve(_late(4, 3), 0, "tricks")  # the compiled core in numba's cache for the child
-    args = [sys.executable, "-m", "catbox_solver", cmd[0], position_to_json(pos), *cmd[1:]]
-    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the command line in a child that says "go" once the core is loaded (then minutes)
+    code = (
+        "import sys\n"
+        "from catbox_solver.cli import main\n"
+        "from catbox_solver.search.dd import solve\n"
+        "from catbox_solver.model.jsonform import position_from_json\n"
+        f"pos = position_from_json({position_to_json(pos)!r})\n"
+        "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        f"main({[cmd[0], position_to_json(pos), *cmd[1:]]!r})\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
-        time.sleep(6)  # (started in about 2 s, the core loaded, searching: minutes to go)
+        assert child.stderr is not None and child.stderr.readline() == "go\n"
+        time.sleep(0.5)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
     finally:
