@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
@@ -1616,7 +1616,7 @@ class _Steps:
         self.progress = progress
         self.jobs = jobs
         self.done = 0
-        self.stopped = False  # (solve) the time ran out: start no more steps
+        self.stopped = False  # (solve) out of time or stopped: start no more steps
         self._lock = threading.Lock()
 
     def _report(self, what: str) -> None:
@@ -1812,58 +1812,86 @@ def solve(
         finally:
             free.put(s)
 
-    cut: Answer | None = None  # out of time (or stopped) before every play was known
-    with _ctrl_c_stops(searches) as guard:
+    with _ctrl_c_stops(searches) as guard:  # (Ctrl-C: Interrupted with what was proven)
         try:
             for phase in phases:
                 steps.run([functools.partial(step, phase, i) for i in searched])
             if progress is not None:
                 progress(steps.total, steps.total, "")
         except _Timeout:
-            done: list[PlayResult] = []
-            search.st = FastState(pos)  # (the state the timeout left is dropped)
-            for i, twin in enumerate(twins):
-                src = i if twin is None else twin  # the play searched for this one
-                if src in found:
-                    done.append(PlayResult(plays[i], found[src]))
-                elif len(phases) == 1:
-                    done.append(PlayResult(plays[i], None))
-                else:
-                    # what the search had proven: a play under way its range so far, the
-                    # others their range from the sign, or from any outcome of the round
-                    rng = under_way[src] if src in under_way else ranges.get(src)
-                    if rng is None:
-                        search.st.push(plays[i])
-                        rng = search.sign_range(question, None)
-                        search.st.pop()
-                    done.append(PlayResult(plays[i], None, rng))
-            bounds = None
-            if len(phases) == 2:
-                known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
-                pick = max if to_move == hero else min
-                bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
-            cut = Answer(
-                question, hero, None, tuple(done), (), sum(s.nodes for s in searches),
-                time.perf_counter() - start, to_move, bounds,
-            )
-    if cut is not None:
-        if guard.hit:
-            raise Interrupted(cut)
-        return cut
-    results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
-    value = _combine(question, to_move == hero, results)
-    # the value and every play's result are proven now; a timeout during the line keeps
-    # them and the start of the line found so far (each of its plays keeps the value)
-    pv: list[Play] = []
+            answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
+                                len(phases) == 2)
+        else:
+            answer = _with_line(search, question, plays, twins, found, solved_by)
+    answer = replace(answer, nodes=sum(s.nodes for s in searches),
+                     seconds=time.perf_counter() - start)
+    if guard.hit:
+        raise Interrupted(answer)
+    return answer
 
-    def line() -> None:
-        if len(searches) == 1:
+
+def _cut_short(
+    search: Search,
+    question: str,
+    plays: Sequence[Play],
+    twins: Sequence[int | None],
+    found: dict[int, Value],
+    under_way: dict[int, tuple[int, int] | None],
+    ranges: dict[int, tuple[int, int]],
+    ranged: bool,
+) -> Answer:
+    """The answer of a solve that ran out of time (or was stopped) before every play was
+    known: the plays found, and for ``tricks`` and ``score`` (``ranged``) what the others
+    were proven to give; nodes and time are the caller's to fill in."""
+    pos, hero = search.pos, search.hero
+    search.st = FastState(pos)  # (the state the timeout left is dropped)
+    done: list[PlayResult] = []
+    for i, twin in enumerate(twins):
+        src = i if twin is None else twin  # the play searched for this one
+        if src in found:
+            done.append(PlayResult(plays[i], found[src]))
+        elif not ranged:
+            done.append(PlayResult(plays[i], None))
+        else:
+            # what the search had proven: a play under way its range so far, the others
+            # their range from the sign, or from any outcome of the round
+            rng = under_way[src] if src in under_way else ranges.get(src)
+            if rng is None:
+                search.st.push(plays[i])
+                rng = search.sign_range(question, None)
+                search.st.pop()
+            done.append(PlayResult(plays[i], None, rng))
+    bounds = None
+    if ranged:
+        known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
+        pick = max if pos.to_move == hero else min
+        bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
+    return Answer(question, hero, None, tuple(done), (), 0, 0.0, pos.to_move, bounds)
+
+
+def _with_line(
+    search: Search,
+    question: str,
+    plays: Sequence[Play],
+    twins: Sequence[int | None],
+    found: dict[int, Value],
+    solved_by: dict[int, Search],
+) -> Answer:
+    """The answer of a solve whose every play is known: the value, and a best line. With
+    several searches, the line's first play is the one principal_variation would choose
+    (the first in the search order whose result is the value) and the rest comes from the
+    search that solved that play (its table holds what the line needs). A timeout during
+    the line keeps the value and the start of the line found so far (each of its plays
+    keeps the value). Nodes and time are the caller's to fill in."""
+    pos, hero = search.pos, search.hero
+    results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
+    value = _combine(question, pos.to_move == hero, results)
+    pv: list[Play] = []
+    try:
+        if all(s is search for s in solved_by.values()):  # (one search: its own choice)
             search.principal_variation(question, value, pv)
         elif question != "table" or value:
-            # the line's first play as principal_variation would choose it (the first in
-            # the search order that keeps the value), and the rest from the search that
-            # solved it: its table holds what the line needs
-            first = next(pl for pl in search._order(list(plays), to_move, True)
+            first = next(pl for pl in search._order(list(plays), pos.to_move, True)
                          if results[plays.index(pl)] == value)
             i = plays.index(first)
             twin = twins[i]
@@ -1872,27 +1900,20 @@ def solve(
             pv.append(first)
             s.principal_variation(question, value, pv)
             s.st.pop()
-
-    with _ctrl_c_stops(searches) as in_line:
-        try:
-            line()
-            pv_complete = True
-        except _Timeout:
-            pv_complete = False
-    answer = Answer(
+        pv_complete = True
+    except _Timeout:
+        pv_complete = False
+    return Answer(
         question,
         hero,
         value,
         tuple(PlayResult(p, r) for p, r in zip(plays, results, strict=True)),
         tuple(pv),
-        sum(s.nodes for s in searches),
-        time.perf_counter() - start,
-        to_move,
+        0,
+        0.0,
+        pos.to_move,
         pv_complete=pv_complete,
     )
-    if guard.hit or in_line.hit:
-        raise Interrupted(answer)
-    return answer
 
 
 def _twins(pos: Position, plays: Sequence[Play]) -> list[int | None]:
@@ -2032,8 +2053,6 @@ def dd_table(
     def step(seat: int, q: str) -> None:
         """Seat ``seat``'s answer to ``q`` on its own search; out of time, the range."""
         search = searches[seat]
-        if steps.stopped:  # (Ctrl-C)
-            return
         steps.start(search, f"seat {seat}: {names[q]}")
         try:
             vals[seat, q] = None
