@@ -16,6 +16,7 @@ T = TypeVar("T")
 
 EXIT_INVALID = 1  # a checked answer is "no" (invalid record, wrong stored answer)
 EXIT_BAD_INPUT = 2  # bad input: one-line message, no traceback
+EXIT_STOPPED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
 
 
 class CatboxGroup(click.Group):
@@ -30,6 +31,17 @@ class CatboxGroup(click.Group):
         except OSError as exc:
             click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            # Ctrl-C: one line and exit code 130 (click would say "Aborted!", exit 1);
+            # commands that keep what was proven print it first and end the same way
+            stopped()
+
+
+def stopped(what: str = "") -> None:
+    """End the command after Ctrl-C: one line on stderr (``what``: what is shown), exit
+    code 130."""
+    click.echo(f"stopped by Ctrl-C{': ' + what if what else ''}", err=True)
+    raise click.exceptions.Exit(EXIT_STOPPED)
 
 
 @click.group(cls=CatboxGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import click
 
-from catbox_solver.cli.common import EXIT_BAD_INPUT, echo_json, json_option, main
+from catbox_solver.cli.common import EXIT_BAD_INPUT, echo_json, json_option, main, stopped
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.search.interrupt import Interrupted
 
 
 def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
@@ -111,6 +112,13 @@ def _answer_text(pos: Any, answer: Any) -> str:
     return "exists\n" + "\n".join(out)
 
 
+def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
+    if as_json:
+        echo_json(answer.to_json())
+    else:
+        click.echo(_answer_text(pos, answer))
+
+
 @main.command("exists")
 @click.argument("position")
 @click.option("--no-paradox", is_flag=True, help="The round ends without a paradox.")
@@ -204,6 +212,12 @@ def exists_cmd(
             if isinstance(item, CatboxError):
                 raise item
             answer = exists(item, conds, count=count, time_limit=time_limit, workers=workers)
+        except Interrupted as e:
+            # Ctrl-C: the witness lines found by then (with --count), and exit code 130
+            if e.partial is not None:
+                _show_answer(item, e.partial, as_json)
+                stopped("shown are the lines found by then")
+            stopped()
         except CatboxError as exc:
             if not position.startswith("@") or not position.lower().endswith(".jsonl"):
                 raise
@@ -213,10 +227,7 @@ def exists_cmd(
             else:
                 click.echo(f"error: {exc}", err=True)
             continue
-        if as_json:
-            echo_json(answer.to_json())
-        else:
-            click.echo(_answer_text(item, answer))
+        _show_answer(item, answer, as_json)
     if bad:
         raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
@@ -248,7 +259,7 @@ def prove_cmd(
       catbox prove full-board --players 4
       catbox prove one-empty-cell --players 5 --json
     """
-    from catbox_solver.search.proofs import STATEMENTS, prove
+    from catbox_solver.search.proofs import STATEMENTS, ProofResult, prove
 
     if list_ or name is None:
         if not list_:
@@ -265,7 +276,11 @@ def prove_cmd(
             counts = ",".join(map(str, s.players))
             click.echo(f"{s.name:20} ({counts} players)  {s.text}")
         return
-    results = prove(name, players, workers=workers, time_limit=time_limit)
+    try:
+        results = prove(name, players, workers=workers, time_limit=time_limit)
+        cut = False
+    except Interrupted as e:  # Ctrl-C: the results so far, then exit code 130
+        results, cut = cast("list[ProofResult]", e.partial), True
     for res in results:
         if as_json:
             echo_json(res.to_json())
@@ -280,6 +295,8 @@ def prove_cmd(
             click.echo(f"  {line}")
         for key, w in res.witnesses.items():
             click.echo(f"  {key}: {w.text()}")
+    if cut:
+        stopped("shown is what was proven by then" if results else "")
 
 
 __all__ = ["exists_cmd", "prove_cmd", "EXIT_BAD_INPUT"]

@@ -11,7 +11,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from catbox_solver.cli.common import json_option, main, quiet_option, show_progress
+from catbox_solver.cli.common import json_option, main, quiet_option, show_progress, stopped
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
@@ -155,8 +155,7 @@ class _CtrlC:
     def check(self) -> None:
         """End the command if Ctrl-C came (called before each position and at the end)."""
         if self.hit:
-            click.echo("stopped by Ctrl-C: shown is what was proven by then", err=True)
-            raise click.exceptions.Exit(130)
+            stopped("shown is what was proven by then")
 
     def run(self, quiet: bool, label: str, compute: Callable[[Report | None], T]) -> T:
         """``compute(report)`` under the progress line; on Ctrl-C the answer as far as it

@@ -43,14 +43,12 @@ import functools
 import os
 import queue
 import random
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from types import FrameType
 from typing import Any
 
 from catbox_solver.errors import SearchError
@@ -58,6 +56,8 @@ from catbox_solver.model.position import Play, Position, largest_group, trick_wi
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.search.fast import FastState
+from catbox_solver.search.interrupt import Guard, can_guard, ctrl_c_stops
+from catbox_solver.search.interrupt import Interrupted as Interrupted  # (re-exported)
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
 # "compiled": the trick, score and table searches run in search/core.py (numba); "python":
@@ -109,22 +109,16 @@ def _fill(free: int, holders: list[tuple[int, int]]) -> int:
     return _BITS[free] - short
 
 
+# a Search used on its own guards its core calls against Ctrl-C from this many tricks left
+_GUARD_FROM = 5
+
+
 class _Budget(Exception):
     """A table search used up its node budget (the search restarts with another order)."""
 
 
 class _Timeout(Exception):
     """The deadline passed: the answer is unknown."""
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a solve, a DD table or a value: ``partial`` is what was proven by
-    then, as a timeout at that moment would have left it (an Answer, a DDTable; None for
-    value_only). A KeyboardInterrupt, so a caller that does not look for it stops."""
-
-    def __init__(self, partial: Answer | DDTable | None) -> None:
-        super().__init__("stopped by Ctrl-C")
-        self.partial = partial
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +361,7 @@ class Search:
         core = self._loaded_core()
         if core is None:
             return self._u_py(r)
-        return self._core_answer(core.u(r, self.deadline))
+        return self._core_answer(core.u, r, self.deadline)
 
     def _loaded_core(self) -> Core | None:
         """The compiled core with the current state loaded (None: engine "python")."""
@@ -377,10 +371,23 @@ class Search:
             core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
         return core
 
-    def _core_answer(self, answer: tuple[bool | None, int]) -> bool:
-        """Count the nodes of a core answer; out of time raises _Timeout. The core reads
-        the clock every 4096 nodes of one call; many short calls are checked here."""
-        res, nodes = answer
+    def _core_answer(self, call: Callable[..., tuple[bool | None, int]], *args: Any) -> bool:
+        """Run ``call(*args)``, a core search, and count its nodes; out of time raises
+        _Timeout. The core reads the clock every 4096 nodes of one call; many short calls
+        are checked here. Ctrl-C: a Search used on its own (puzzles, rule readings) has no
+        guard around it, so one is put in around the call, and a search stopped by it
+        raises Interrupted (the search stays stopped); inside solve, dd_table or
+        value_only their guard handles Ctrl-C instead. Only from _GUARD_FROM tricks left:
+        a shorter search ends within milliseconds, and then Python's own handler raises
+        (a guard on every tiny call of a puzzle's searches doubled their time)."""
+        if self.st.tricks_left >= _GUARD_FROM and can_guard():
+            with _ctrl_c_stops([self]) as guard:
+                res, nodes = call(*args)
+            if guard.hit:
+                self.nodes += nodes
+                raise Interrupted(None)
+        else:
+            res, nodes = call(*args)
         self.nodes += nodes
         if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
             raise _Timeout
@@ -1161,7 +1168,7 @@ class Search:
             return self._s_py(k)
         h = self.hero
         won, own = self.st.won[h], self.st.owners[h]
-        return self._core_answer(core.score_at_least(k, won, own, self.deadline))
+        return self._core_answer(core.score_at_least, k, won, own, self.deadline)
 
     def _s_py(self, k: int) -> bool:
         """Can the hero make sure its round score is at least ``k``? (Plain Python.)"""
@@ -1360,7 +1367,7 @@ class Search:
         st = self.st
         core = self._loaded_core()
         if core is not None:
-            return self._core_answer(core.table(self.deadline))
+            return self._core_answer(core.table, self.deadline)
         depth = len(st.undo)
         budget = 2000
         attempt = 0
@@ -1694,41 +1701,22 @@ def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseExce
     return errors
 
 
-class _Guard:
-    """Whether Ctrl-C came while a _ctrl_c_stops block ran."""
-
-    hit = False
-
-
 @contextmanager
-def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[_Guard]:
+def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[Guard]:
     """Ctrl-C during the block stops the searches: they unwind as on a timeout, and the
-    guard yielded says so (the caller then raises Interrupted with what was proven). Why:
-    the compiled core never looks at signals, so Python's own handler would wait for the
-    search under way (minutes at a first lead), and raising inside the core is unsafe.
-    So, while Python's own handler is in place and in the main thread, a handler is put
-    in that only stops the searches; the core lets it run by reading the clock through
-    Python every 4096 nodes (Core.watch). An application's own handler is left alone."""
-    guard = _Guard()
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield guard
-        return
+    guard yielded says so (the caller then raises Interrupted with what was proven); see
+    :mod:`catbox_solver.search.interrupt`. The compiled core lets the handler run by
+    reading the clock through Python every 4096 nodes (Core.watch)."""
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        guard.hit = True
+    def stop() -> None:
         for search in searches:
             search.stop()
 
-    for search in searches:
-        search.watch()
-    signal.signal(signal.SIGINT, stop)
-    try:
+    with ctrl_c_stops(stop) as guard:
+        if guard.active:
+            for search in searches:
+                search.watch()
         yield guard
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def solve(

@@ -34,6 +34,7 @@ from catbox_solver.model.cpsat import (
 )
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.search.interrupt import Interrupted, solve_cp
 
 DEFAULT_WORKERS = 2
 DEFAULT_TIME_LIMIT = 60.0
@@ -431,7 +432,16 @@ class Questions:
         while len(lines) < count:
             remaining = time_limit - (time.perf_counter() - t0)
             solver = make_solver(workers, max(remaining, 0.01))
-            status = solver.solve(model)
+            try:
+                status = solve_cp(solver, model)
+            except KeyboardInterrupt:
+                # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same)
+                partial = (
+                    ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
+                    if lines
+                    else None
+                )
+                raise Interrupted(partial) from None
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 line = extract_line(rm, solver)
                 replay(pos, line, conditions)
@@ -502,7 +512,7 @@ def _clash(
         trial = [k for k in core if k != i]
         model.clear_assumptions()
         model.add_assumptions([assumptions[k] for k in trial])
-        if make_solver(DEFAULT_WORKERS, time_limit).solve(model) == cp_model.INFEASIBLE:
+        if solve_cp(make_solver(DEFAULT_WORKERS, time_limit), model) == cp_model.INFEASIBLE:
             core = trial
     model.clear_assumptions()
     return [conditions[k].name for k in sorted(core)]

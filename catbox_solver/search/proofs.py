@@ -37,6 +37,7 @@ from catbox_solver.model.cpsat import (
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.exists import WitnessBug, extract_line, make_solver
+from catbox_solver.search.interrupt import Interrupted, solve_cp
 
 DEFAULT_WORKERS = 2
 DEFAULT_TIME_LIMIT = 120.0
@@ -163,7 +164,7 @@ def solve_free(
     rm = build_free_round(rules)
     question(rm)
     solver = make_solver(workers, time_limit)
-    status = solver.solve(rm.model)
+    status = solve_cp(solver, rm.model)
     name = solver.status_name(status)
     found = None
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -249,9 +250,13 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
     can: list[str] = []
     cannot: list[str] = []
     unknown: list[str] = []
+    stopped: list[str] = []  # not asked: Ctrl-C came (the rest are skipped)
     for v in range(1, rules.values + 1):
         for c in range(4):
             name = f"{COLOR_CHARS[c]}{v}"
+            if stopped:
+                stopped.append(name)
+                continue
             if symmetric and c >= 2:
                 base = res.witnesses.get(f"{COLOR_CHARS[1]}{v}")
                 if base is not None:
@@ -269,7 +274,11 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
                 _paradox_free(rm)
                 add_clause(rm.model, [empty_at_end_lit(rm, cell)])
 
-            search = solve_free(rules, question, workers, time_limit)
+            try:
+                search = solve_free(rules, question, workers, time_limit)
+            except KeyboardInterrupt:  # Ctrl-C in the solve (Interrupted) or the model
+                stopped.append(name)
+                continue
             res.seconds += search.seconds
             if search.found is not None:
                 if search.found.final.owner_of(v, c) is not None:
@@ -285,6 +294,10 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
     if unknown:
         res.findings.append(f"undecided (time limit): {' '.join(unknown)}")
         res.verdict = "UNKNOWN"
+    if stopped:
+        res.findings.append(f"undecided (stopped by Ctrl-C): {' '.join(stopped)}")
+        res.verdict = "UNKNOWN"
+        raise Interrupted(res)
 
 
 def prove_full_board(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
@@ -469,7 +482,9 @@ def prove(
     workers: int = DEFAULT_WORKERS,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> list[ProofResult]:
-    """Run a named statement for one player count, or for every count it is about."""
+    """Run a named statement for one player count, or for every count it is about.
+    Ctrl-C raises Interrupted whose ``partial`` is the list of results so far (a result
+    cut short says which cells were not asked, as "undecided (stopped by Ctrl-C)")."""
     st = STATEMENTS.get(name)
     if st is None:
         raise SearchError(f"unknown statement {name!r} (known: {', '.join(STATEMENTS)})")
@@ -479,7 +494,17 @@ def prove(
             raise SearchError(
                 f"statement {name!r} is about {', '.join(map(str, st.players))} players, not {n}"
             )
-    return [st.run(Ruleset(players=n), workers, time_limit) for n in counts]
+    done: list[ProofResult] = []
+    for n in counts:
+        try:
+            done.append(st.run(Ruleset(players=n), workers, time_limit))
+        except KeyboardInterrupt as e:
+            # Ctrl-C: the results so far, and the one under way if it kept some findings
+            partial = getattr(e, "partial", None)
+            if isinstance(partial, ProofResult):
+                done.append(partial)
+            raise Interrupted(done) from None
+    return done
 
 
 __all__ = ["STATEMENTS", "ProofResult", "DealLine", "prove", "value_of"]

@@ -1,0 +1,327 @@
+"""Ctrl-C in every long search: CP-SAT solves (catbox exists, catbox prove) and the
+double-dummy search used on its own (puzzles) stop at once and keep what was proven; the
+CLI ends with one line and exit code 130. Real SIGINTs go to child processes, which are
+killed after 30 s so that a failure fails in time."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from gen import start_position
+
+from catbox_solver.cli import main
+from catbox_solver.model.jsonform import position_to_json
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.search import exists as exists_mod
+from catbox_solver.search import proofs
+from catbox_solver.search.exists import ExistsAnswer, Questions, no_paradox
+from catbox_solver.search.interrupt import Interrupted, can_guard, ctrl_c_stops
+from catbox_solver.search.proofs import ProofResult
+
+# a CP-SAT model that runs for its whole time limit (an optimisation it cannot close)
+_HARD_MODEL = (
+    "from ortools.sat.python import cp_model\n"
+    "m = cp_model.CpModel()\n"
+    "n = 60\n"
+    "xs = [m.new_int_var(0, n - 1, f'x{i}') for i in range(n)]\n"
+    "m.add_all_different(xs)\n"
+    "m.add_all_different([xs[i] + i for i in range(n)])\n"
+    "m.add_all_different([xs[i] - i for i in range(n)])\n"
+    "m.maximize(sum(xs[i] * ((i * 7) % 13) for i in range(n)))\n"
+    "solver = cp_model.CpSolver()\n"
+    "solver.parameters.num_workers = 1\n"
+)
+
+
+def _sigint_child(code: str, delay: float = 0.3, ignore: bool = False) -> tuple[int, str, str]:
+    """Run ``code`` in a child Python with SIGINT as Python sets it (or ignored), send it
+    a SIGINT ``delay`` seconds after it prints "go" on stderr; its exit code and output."""
+
+    def start() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN if ignore else signal.SIG_DFL)
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=start,
+    )
+    try:
+        assert child.stderr is not None and child.stderr.readline() == "go\n"
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    return child.returncode, out, err
+
+
+def test_ctrl_c_stops_a_cp_sat_solve() -> None:
+    """A SIGINT during a CP-SAT solve with a 60 s limit stops it at once: solve_cp raises
+    Interrupted (before, CP-SAT caught the signal and returned as if the time was up)."""
+    code = (
+        _HARD_MODEL + "import sys, time\n"
+        "from catbox_solver.search.interrupt import Interrupted, solve_cp\n"
+        "solver.parameters.max_time_in_seconds = 60\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        "t0 = time.perf_counter()\n"
+        "try:\n"
+        "    print('returned', solver.status_name(solve_cp(solver, m)))\n"
+        "except Interrupted as e:\n"
+        "    print('stopped', e.partial, round(time.perf_counter() - t0, 1))\n"
+    )
+    rc, out, err = _sigint_child(code)
+    assert rc == 0, err
+    word, partial, seconds = out.split()
+    assert (word, partial) == ("stopped", "None") and float(seconds) < 10
+
+
+def test_cp_sat_does_not_catch_sigint_itself() -> None:
+    """Where no guard is put in (here SIGINT is ignored, as in a background job), CP-SAT's
+    own SIGINT catching is off: the signal does not cut the solve short, which runs to its
+    2 s limit and finds a solution."""
+    code = (
+        _HARD_MODEL + "import sys, time\n"
+        "from catbox_solver.search.interrupt import can_guard, solve_cp\n"
+        "solver.parameters.max_time_in_seconds = 2\n"
+        "assert not can_guard()\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        "t0 = time.perf_counter()\n"
+        "status = solver.status_name(solve_cp(solver, m))\n"
+        "print(status, round(time.perf_counter() - t0, 1))\n"
+    )
+    rc, out, err = _sigint_child(code, ignore=True)
+    assert rc == 0, err
+    status, seconds = out.split()
+    assert status == "FEASIBLE" and float(seconds) >= 1.9
+
+
+def test_a_search_used_on_its_own_stops_on_ctrl_c() -> None:
+    """The double-dummy Search used directly, as puzzles do (no solve around it), on a
+    first lead that takes minutes: a SIGINT stops it within a second and Interrupted
+    comes out; before, Python's handler waited for the zero-window search under way."""
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    code = (
+        "import sys, time\n"
+        "from catbox_solver.model.jsonform import position_from_json\n"
+        "from catbox_solver.search.dd import Search, solve\n"
+        "from catbox_solver.search.interrupt import Interrupted\n"
+        f"pos = position_from_json({position_to_json(pos)!r})\n"
+        "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')  # core loaded\n"
+        "search = Search(pos, 0)\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        "t0 = time.perf_counter()\n"
+        "try:\n"
+        "    print('value', search.exact('tricks'))\n"
+        "except Interrupted:\n"
+        "    print('stopped', search.nodes > 0, round(time.perf_counter() - t0, 1))\n"
+    )
+    rc, out, err = _sigint_child(code, delay=1.0)
+    assert rc == 0, err
+    word, searched, seconds = out.split()
+    assert (word, searched) == ("stopped", "True") and float(seconds) < 3
+
+
+def test_guards_nest_and_leave_the_handler_as_it_was() -> None:
+    """The outermost guard handles Ctrl-C; an inner one is a plain block; afterwards
+    Python's own handler is back."""
+    assert can_guard()
+    with ctrl_c_stops(lambda: None) as outer:
+        assert outer.active and not can_guard()
+        with ctrl_c_stops(lambda: None) as inner:
+            assert not inner.active
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler and not outer.hit
+
+
+def _fake_solve_free(stop_at: int, calls: list[int]) -> Any:
+    """A solve_free whose answers are all INFEASIBLE (no witness) until call ``stop_at``,
+    which raises Interrupted as a Ctrl-C would."""
+
+    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+        calls[0] += 1
+        if calls[0] == stop_at:
+            raise Interrupted(None)
+        return proofs.Search("INFEASIBLE", 0.01, None)
+
+    return fake
+
+
+def _cells(values: int) -> list[str]:
+    return [f"{c}{v}" for v in range(1, values + 1) for c in "RBYG"]
+
+
+def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during "which cells can be empty": the statement is UNKNOWN, the cells
+    decided by then are kept and the rest named "undecided (stopped by Ctrl-C)"; with
+    several player counts the finished ones come first."""
+    calls = [0]
+    # 5 players: the statement (call 1), then R1, B1 (Y1, G1 follow by symmetry), R2 ...
+    monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(4, calls))
+    with pytest.raises(Interrupted) as caught:
+        proofs.prove("one-empty-cell", 5)
+    done = caught.value.partial
+    assert isinstance(done, list) and len(done) == 1
+    res = done[0]
+    cells = _cells(Ruleset(players=5).values)
+    assert res.verdict == "UNKNOWN" and not res.witnesses
+    assert res.findings == [
+        "cells that can be the empty one (0): ",
+        "cells that are never empty (4): R1 B1 Y1 G1",
+        f"undecided (stopped by Ctrl-C): {' '.join(cells[4:])}",
+    ]
+    # both counts: 2 players first (the statement and each cell), then 5: statement, R1
+    two = 1 + len(_cells(Ruleset(players=2).values))
+    calls[0] = 0
+    monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(two + 3, calls))
+    with pytest.raises(Interrupted) as caught:
+        proofs.prove("one-empty-cell")
+    first, second = caught.value.partial
+    assert (first.players, first.verdict, second.players, second.verdict) == (
+        2, "PROVED", 5, "UNKNOWN"
+    )
+    assert second.findings[-1] == f"undecided (stopped by Ctrl-C): {' '.join(cells[1:])}"
+    # a statement of one call: nothing kept
+    calls[0] = 0
+    monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(1, calls))
+    with pytest.raises(Interrupted) as caught:
+        proofs.prove("full-board", 4)
+    assert caught.value.partial == []
+
+
+def test_exists_keeps_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while more witness lines are looked for: Interrupted with an answer holding
+    the lines found (each replays legally), none: partial None."""
+    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
+    real = exists_mod.solve_cp
+    calls = [0]
+
+    def cut_at_third(solver: Any, model: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise Interrupted(None)
+        return real(solver, model)
+
+    monkeypatch.setattr(exists_mod, "solve_cp", cut_at_third)
+    with pytest.raises(Interrupted) as caught:
+        Questions(pos).ask([no_paradox()], count=5)
+    partial = caught.value.partial
+    assert isinstance(partial, ExistsAnswer) and partial.exists is True
+    assert len(partial.lines) == 2 and partial.lines[0] != partial.lines[1]
+    for line in partial.lines:
+        end = pos
+        for play in line:
+            end = end.play(play)
+        assert end.is_over and not end.is_paradox
+    calls[0] = 2
+    with pytest.raises(Interrupted) as caught:
+        Questions(pos).ask([no_paradox()], count=5)
+    assert caught.value.partial is None
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_cli_prove_prints_what_was_proven_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """catbox prove: the results so far (text and JSON), then "stopped by Ctrl-C" on
+    stderr and exit code 130; with nothing kept, just the line."""
+    res = ProofResult("one-empty-cell", 5, "UNKNOWN", 1.5, "INFEASIBLE")
+    res.findings.append("undecided (stopped by Ctrl-C): R3 B3")
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted([res])
+
+    monkeypatch.setattr(proofs, "prove", stopped)
+    code, out, err = _run("prove", "one-empty-cell", "--players", "5")
+    assert code == 130
+    assert out == (
+        "one-empty-cell, 5 players: UNKNOWN (solver INFEASIBLE, 1.50 s)\n"
+        "  undecided (stopped by Ctrl-C): R3 B3\n"
+    )
+    assert err == "stopped by Ctrl-C: shown is what was proven by then\n"
+    code, out, err = _run("prove", "one-empty-cell", "--players", "5", "--json")
+    assert code == 130 and json.loads(out)["verdict"] == "UNKNOWN"
+
+    def nothing(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted([])
+
+    monkeypatch.setattr(proofs, "prove", nothing)
+    code, out, err = _run("prove", "full-board", "--players", "4")
+    assert (code, out, err) == (130, "", "stopped by Ctrl-C\n")
+
+
+def test_cli_exists_prints_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """catbox exists: the witness lines found by then, then the line on stderr and 130."""
+    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
+    line = Questions(pos).ask([no_paradox()]).lines[0]
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(ExistsAnswer(True, lines=[line]))
+
+    monkeypatch.setattr(exists_mod, "exists", stopped)
+    code, out, err = _run("exists", position_to_json(pos), "--no-paradox", "--count", "3")
+    assert code == 130 and out.startswith("exists\nwitness: ")
+    assert out.split("witness: ")[1].split("  [")[0] == " ".join(p.text for p in line)
+    assert err == "stopped by Ctrl-C: shown are the lines found by then\n"
+
+    def nothing(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(None)
+
+    monkeypatch.setattr(exists_mod, "exists", nothing)
+    code, out, err = _run("exists", position_to_json(pos), "--no-paradox", "--json")
+    assert (code, out, err) == (130, "", "stopped by Ctrl-C\n")
+
+
+def test_cli_ctrl_c_anywhere_ends_with_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyboardInterrupt in any command (here: listing legal plays) ends it with one
+    line and exit code 130, not click's "Aborted!" and 1."""
+
+    def interrupted(self: Any) -> tuple[Play, ...]:
+        raise KeyboardInterrupt
+
+    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
+    text = position_to_json(pos)
+    monkeypatch.setattr(Position, "legal_plays", interrupted)
+    code, out, err = _run("legal", text)
+    assert (code, err) == (130, "stopped by Ctrl-C\n")
+
+
+def test_cli_prove_real_ctrl_c() -> None:
+    """A real SIGINT to catbox prove while it asks which cells can be empty (5 players):
+    exit 130 at once, and every cell is either decided or named undecided, in order."""
+    code = (
+        "import sys\n"
+        "from catbox_solver.cli import main\n"
+        "from catbox_solver.search import proofs\n"
+        "real, calls = proofs.solve_free, [0]\n"
+        "def counted(*args, **kwargs):\n"
+        "    calls[0] += 1\n"
+        "    if calls[0] == 3:\n"
+        "        print('go', file=sys.stderr, flush=True)\n"
+        "    return real(*args, **kwargs)\n"
+        "proofs.solve_free = counted\n"
+        "main(['prove', 'one-empty-cell', '--players', '5', '--json'])\n"
+    )
+    rc, out, err = _sigint_child(code, delay=0.0)
+    assert rc == 130, err
+    assert err.endswith("stopped by Ctrl-C: shown is what was proven by then\n")
+    data = json.loads(out)
+    assert data["verdict"] == "UNKNOWN"
+    undecided = data["findings"][-1]
+    assert undecided.startswith("undecided (stopped by Ctrl-C): ")
+    cells = _cells(Ruleset(players=5).values)
+    rest = undecided.split(": ")[1].split()
+    assert rest == cells[len(cells) - len(rest):] and len(rest) >= 1
+    decided = " ".join(data["findings"][:2])
+    assert all(c in decided for c in cells[: len(cells) - len(rest)])
