@@ -190,6 +190,24 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
         2, "PROVED", 5, "UNKNOWN"
     )
     assert second.findings[-1] == f"undecided (stopped by Ctrl-C): {' '.join(cells[1:])}"
+    # the earliest trick: the tricks before the one cut short are proven
+    calls[0] = 0
+    monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(3, calls))
+    with pytest.raises(Interrupted) as caught:
+        proofs.prove("earliest-paradox", 4)
+    (res,) = caught.value.partial
+    assert (res.verdict, res.status) == ("UNKNOWN", "STOPPED")
+    assert res.findings == [
+        "a paradox: not before trick 3; undecided from trick 3 on (stopped by Ctrl-C)"
+    ]
+    # last color kept: the official reading is proven, the Czech one is not asked
+    calls[0] = 0
+    monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(2, calls))
+    with pytest.raises(Interrupted) as caught:
+        proofs.prove("last-color-kept", 3)
+    (res,) = caught.value.partial
+    assert res.verdict == "PROVED"
+    assert res.findings == ["with the Czech reading: undecided (stopped by Ctrl-C)"]
     # a statement of one call: nothing kept
     calls[0] = 0
     monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(1, calls))

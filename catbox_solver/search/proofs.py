@@ -341,7 +341,11 @@ def prove_last_color_kept(rules: Ruleset, workers: int, time_limit: float) -> Pr
     rules = rules.with_switches(color_loss="led")
     res = _result("last-color-kept", rules, solve_free(rules, counter, workers, time_limit))
     czech = rules.with_switches(color_loss="declared")
-    other = solve_free(czech, counter, workers, time_limit)
+    try:
+        other = solve_free(czech, counter, workers, time_limit)
+    except KeyboardInterrupt:  # Ctrl-C: the official reading is proven, the Czech one not
+        res.findings.append("with the Czech reading: undecided (stopped by Ctrl-C)")
+        raise Interrupted(res) from None
     res.seconds += other.seconds
     if other.found is not None:
         res.findings.append(
@@ -372,7 +376,14 @@ def _earliest(
         def at(rm: RoundModel, t: int = t) -> None:
             add_clause(rm.model, [event(rm, t)])
 
-        found = solve_free(rules, at, workers, time_limit)
+        try:
+            found = solve_free(rules, at, workers, time_limit)
+        except KeyboardInterrupt:  # Ctrl-C: what the tricks before this one proved
+            res = ProofResult(name, rules.players, "UNKNOWN", time.perf_counter() - t0, "STOPPED")
+            before = f"not before trick {t}" if t > 1 else "nothing proven"
+            res.findings.append(f"{what}: {before}; undecided from trick {t} on "
+                                "(stopped by Ctrl-C)")
+            raise Interrupted(res) from None
         if found.found is not None:
             break
         if found.status != "INFEASIBLE":
