@@ -261,6 +261,64 @@ def test_off_color_follower_keeps_led_color() -> None:
     assert build(**f).colors[0] == 0b0111
 
 
+def test_more_colors_lost_than_tricks_followed() -> None:
+    """A color is lost only by a follower not declaring the led color, one per trick at
+    most; a seat leads the trick after each it won, so it followed in fewer."""
+    f = fields(start4())
+    f["colors"][1] = 0b1110  # red lost before any play
+    with pytest.raises(PositionError, match="seat 1 has lost 1 color.s. but followed in at most 0"):
+        build(**f)
+    f = fields(mid4())  # seat 1 followed in trick 1 only
+    f["colors"][1] = 0b1010
+    with pytest.raises(PositionError, match="seat 1 has lost 2 color.s. but followed in at most 1"):
+        build(**f)
+    f["colors"][1] = 0b1011
+    assert build(**f).colors[1] == 0b1011  # one lost: the count allows it
+    f = fields(mid4())  # seat 3 won trick 1 and leads trick 2: it followed in trick 1 only
+    f["colors"][3] = 0b1100
+    with pytest.raises(PositionError, match="seat 3 has lost 2 color.s. but followed in at most 1"):
+        build(**f)
+    f = fields(mid4())  # seat 0 led trick 1 and follows in trick 2: two
+    f["colors"][0] = 0b1001
+    with pytest.raises(PositionError, match="seat 0 declared Y in this trick but has no color Y"):
+        build(**f)
+
+
+def test_the_leader_won_the_last_trick() -> None:
+    pos = start4()
+    for text in ("5b", "6b", "7g", "8b"):
+        pos = pos.play(text)
+    f = fields(pos)
+    assert f["leader"] == 3 and f["tricks_won"] == [0, 0, 0, 1]
+    f["tricks_won"] = [1, 0, 0, 0]
+    with pytest.raises(PositionError, match="seat 3 leads but has won no trick"):
+        build(**f)
+
+
+def test_a_seat_keeps_the_color_it_declared_in_this_trick() -> None:
+    """In the trick under way: the leader and every follower of the led color still have
+    it; with the official reading an off-color follower keeps the color it declared."""
+    f = fields(mid4())  # trick 2: seat 3 led 8y, seat 0 followed 1y
+    f["colors"][3] = 0b1011
+    with pytest.raises(PositionError, match="seat 3 declared Y in this trick but has no color Y"):
+        build(**f)
+    f = fields(mid4())
+    f["colors"][0] = 0b1011
+    for rules in (R4, Ruleset(players=4, color_loss="declared")):
+        f["rules"] = rules
+        with pytest.raises(PositionError, match="seat 0 declared Y in this trick but has no"):
+            build(**f)
+    f = fields(mid4())  # seat 0 declared 1g on the yellow lead: loses yellow, keeps green
+    f["owners"][0] = f["owners"][0] & ~cell_bit(1, YELLOW) | cell_bit(1, GREEN)
+    f["trick"] = [Play(8, YELLOW), Play(1, GREEN)]
+    f["colors"][0] = 0b0011
+    with pytest.raises(PositionError, match="seat 0 declared G in this trick but has no color G"):
+        build(**f)
+    f["rules"] = Ruleset(players=4, color_loss="declared")  # there green is the one lost
+    f["colors"][0] = 0b0111
+    assert build(**f).colors[0] == 0b0111
+
+
 def test_full_trick_and_finished_round_with_trick() -> None:
     f = fields(mid4())
     f["trick"] = [Play(8, YELLOW), Play(1, YELLOW), Play(2, YELLOW), Play(3, YELLOW)]

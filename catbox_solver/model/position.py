@@ -645,10 +645,35 @@ def check_position(pos: Position) -> None:
             f"tricks won add up to {sum(pos.tricks_won)}, but {pos.tricks_played} tricks "
             "were played"
         )
+    if pos.tricks_played and not pos.tricks_won[pos.leader]:
+        raise PositionError(
+            f"seat {pos.leader} leads but has won no trick: the winner of a trick leads the next"
+        )
+    for seat in range(n):
+        # a color is lost only by a follower who does not declare the led color, one at
+        # most per trick it follows in; the seat leads the trick after each one it won,
+        # but the last one it won if it leads now
+        lost = 4 - bin(pos.colors[seat]).count("1")
+        led = pos.tricks_won[seat] - (1 if seat == pos.leader else 0)
+        followed = pos.tricks_played - max(led, 0)
+        if seat in in_trick and seat != pos.leader:
+            followed += 1
+        if lost > followed:
+            raise PositionError(
+                f"seat {seat} has lost {lost} color(s) but followed in at most {followed} "
+                "trick(s): a color is lost only by not following the led color"
+            )
     for i, pl in enumerate(pos.trick):
         seat = (pos.leader + i) % n
         if not 1 <= pl.value <= nv or not 0 <= pl.color <= 3:
             raise PositionError(f"trick play {i + 1} is not a card of this game")
+        led_color = pos.trick[0].color
+        kept = pl.color if rules.color_loss == "led" or pl.color == led_color else None
+        if kept is not None and not pos.colors[seat] >> kept & 1:
+            raise PositionError(
+                f"seat {seat} declared {COLOR_CHARS[pl.color]} in this trick but has no "
+                f"color {COLOR_CHARS[kept]}: it had the color then and cannot have lost it since"
+            )
         if not pos.owners[seat] & (1 << pl.cell):
             raise PositionError(
                 f"trick play {i + 1} ({pl.text}) by seat {seat} has no token of that seat on "
