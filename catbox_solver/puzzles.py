@@ -27,6 +27,7 @@ from typing import Any
 
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.deal import first_lead
+from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
@@ -42,7 +43,7 @@ _FIELDS = {
     "conditions", "hint", "explanation", "difficulty", "tags",
 }
 _REQUIRED = ("id", "title", "players", "position", "question", "answer")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 COLOR_NAMES = ("red", "blue", "yellow", "green")
 
 
@@ -246,7 +247,7 @@ def puzzle_from_dict(
         if key not in data:
             raise PuzzleError(f"{where}: field {key!r} is missing")
     pid = _get(data, "id", str, where)
-    if not _ID.match(pid):
+    if not _ID.fullmatch(pid):
         raise PuzzleError(
             f"{where}: field 'id' {pid!r} must be lower-case letters, digits and '-'"
         )
@@ -351,7 +352,7 @@ def load_puzzle(path: str | Path) -> Puzzle:
     """Read one puzzle file (TOML; never executed)."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_limited(p)
     except OSError as exc:
         raise PuzzleError(f"{p}: cannot read: {exc.strerror or exc}") from None
     try:
@@ -360,6 +361,8 @@ def load_puzzle(path: str | Path) -> Puzzle:
         raise PuzzleError(f"{p}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"{p}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PuzzleError(f"{p}: not valid TOML: nested too deeply") from None
     return puzzle_from_dict(data, str(p), p)
 
 

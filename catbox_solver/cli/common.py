@@ -4,9 +4,10 @@ arguments, JSON output and progress bars."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -54,6 +55,35 @@ def main() -> None:
       catbox deal --players 4 --seed 7
       catbox legal "$(catbox deal --players 4 --seed 7 --notation)"
     """
+
+
+if TYPE_CHECKING:  # click's ParamType is generic from 8.2 (pyproject allows 8.1)
+    _FloatParam = click.ParamType[float]
+else:
+    _FloatParam = click.ParamType
+
+
+class Seconds(_FloatParam):
+    """A time in seconds: a finite number above 0, or at least ``at_least`` (click's
+    FloatRange lets "nan" through, and a NaN or negative timeout was taken silently)."""
+
+    name = "seconds"
+
+    def __init__(self, at_least: float | None = None) -> None:
+        self.at_least = at_least
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        low = self.at_least
+        if not math.isfinite(seconds) or (seconds < low if low is not None else seconds <= 0):
+            want = f"at least {low:g}" if low is not None else "above 0"
+            self.fail(f"{value!r} is not a number of seconds {want}", param, ctx)
+        return seconds
 
 
 def fail(message: str) -> None:

@@ -6,8 +6,16 @@ from typing import Any, cast
 
 import click
 
-from catbox_solver.cli.common import EXIT_BAD_INPUT, echo_json, json_option, main, stopped
+from catbox_solver.cli.common import (
+    EXIT_BAD_INPUT,
+    Seconds,
+    echo_json,
+    json_option,
+    main,
+    stopped,
+)
 from catbox_solver.errors import CatboxError, SearchError
+from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.interrupt import Interrupted
 
@@ -15,13 +23,11 @@ from catbox_solver.search.interrupt import Interrupted
 def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
     """Read ``SEAT=COUNT`` (``signed``: the count may be negative, as a score can be)."""
     seat, sep, count = text.partition("=")
-    digits = count.strip()
-    if signed and digits.startswith("-"):
-        digits = digits[1:]
-    if not sep or not seat.strip().isdigit() or not digits.isdigit():
+    s, k = whole_number(seat.strip()), whole_number(count.strip(), signed=signed)
+    if not sep or s is None or k is None:
         example = "1=-2" if signed else "1=3"
         raise SearchError(f"{option} takes SEAT=COUNT like {example}, not {text!r}")
-    return int(seat), int(count)
+    return s, k
 
 
 def _board(text: str) -> dict[str, str]:
@@ -35,6 +41,8 @@ def _board(text: str) -> dict[str, str]:
             obj = json.loads(s)
         except json.JSONDecodeError as exc:
             raise SearchError(f"--final-board: bad JSON ({exc.msg})") from None
+        except (ValueError, RecursionError):  # a huge number, or nesting too deep
+            raise SearchError("--final-board: JSON that cannot be read") from None
         if not isinstance(obj, dict) or not all(isinstance(v, str) for v in obj.values()):
             raise SearchError("--final-board: a JSON object of row strings is needed")
         return {str(k).upper(): v for k, v in obj.items()}
@@ -43,6 +51,8 @@ def _board(text: str) -> dict[str, str]:
         key, sep, row = part.partition(":")
         if not sep or key.upper() not in COLOR_CHARS:
             raise SearchError(f"--final-board: a row is like 'R:0.1..', not {part!r}")
+        if key.upper() in board:
+            raise SearchError(f"--final-board: row {key.upper()} is given twice")
         board[key.upper()] = row
     return board
 
@@ -137,7 +147,7 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.option("--score-at-least", multiple=True, metavar="SEAT=K", help="Score at least K.")
 @click.option("--score-at-most", multiple=True, metavar="SEAT=K", help="Score at most K.")
 @click.option("--count", type=click.IntRange(1, 10000), default=1, help="Up to N distinct lines.")
-@click.option("--time-limit", type=click.FloatRange(0.01), default=60.0, help="Seconds.")
+@click.option("--time-limit", type=Seconds(at_least=0.01), default=60.0, help="Seconds.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def exists_cmd(
@@ -236,7 +246,7 @@ def exists_cmd(
 @click.argument("name", required=False)
 @click.option("--players", type=click.IntRange(2, 5), help="Only this player count.")
 @click.option("--list", "list_", is_flag=True, help="Name every statement and stop.")
-@click.option("--time-limit", type=click.FloatRange(0.01), default=120.0, help="Seconds per call.")
+@click.option("--time-limit", type=Seconds(at_least=0.01), default=120.0, help="Seconds per call.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def prove_cmd(

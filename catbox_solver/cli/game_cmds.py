@@ -4,7 +4,6 @@ a game in the terminal against random bots, random-bot statistics and the refere
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,11 +19,14 @@ from catbox_solver.cli.common import (
     main,
     progress,
     quiet_option,
+    stopped,
 )
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import deal as deal_cards
+from catbox_solver.model.files import read_limited
 from catbox_solver.model.game import EVENTS, GameResult, RoundResult, play_game, setup_round
+from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import RULE_TEXT, Play
 from catbox_solver.model.record import game_record, read_record, write_record
 from catbox_solver.model.referee import Verdict, verify
@@ -138,8 +140,9 @@ class TerminalBot:
         click.echo(f"\nyour hand (seat {view.seat}): {' '.join(map(str, view.hand))}")
         while True:
             text = click.prompt("discard which card", type=str).strip()
-            if text.isdigit() and int(text) in view.hand:
-                return int(text)
+            card = whole_number(text)
+            if card is not None and card in view.hand:
+                return card
             click.echo(f"  {text!r} is not a card in your hand")
 
     def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
@@ -152,8 +155,9 @@ class TerminalBot:
         allowed = ", ".join(map(str, choices))
         while True:
             text = click.prompt(f"predict your tricks ({allowed})", type=str).strip()
-            if text.isdigit() and int(text) in choices:
-                return int(text)
+            tricks = whole_number(text)
+            if tricks is not None and tricks in choices:
+                return tricks
             click.echo(f"  {text!r} is not one of {allowed}")
 
     def play(self, view: PlayerView) -> Play:
@@ -233,7 +237,13 @@ def play_cmd(
     click.echo(f"you are seat {seat}")
     bots: list[Bot] = list(random_bots(players, seed))
     bots[seat] = TerminalBot()
-    game = play_game(rules, seed, bots, 0, _observer(seat))
+    try:
+        game = play_game(rules, seed, bots, 0, _observer(seat))
+    except click.exceptions.Abort as exc:  # a prompt met Ctrl-C or the end of its input
+        click.echo()  # (ends the prompt's line)
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            stopped()
+        fail("the input ended before the game did")
     click.echo(f"\ntotals: {_seats(game.totals)}")
     won = ", ".join("you" if s == seat else f"seat {s}" for s in game.winners)
     click.echo(f"winner{'s' if len(game.winners) > 1 else ''}: {won}")
@@ -464,13 +474,10 @@ def verify_cmd(record_file: str, as_json: bool) -> None:
       catbox verify game.txt
       catbox verify game.txt --json
     """
-    if record_file == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(record_file).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise RecordError(f"{record_file}: not a text file (UTF-8)") from None
+    try:
+        text = read_limited(None if record_file == "-" else record_file).decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{record_file}: not a text file (UTF-8)") from None
     record = read_record(text)
     verdict = verify(record)
     if as_json:

@@ -12,6 +12,7 @@ import click
 
 from catbox_solver.cli.common import (
     EXIT_INVALID,
+    Seconds,
     echo_json,
     json_option,
     progress,
@@ -80,7 +81,7 @@ def solution_text(sol: Solution, board: bool = True, ansi: bool = False) -> str:
 
 @puzzle.command("solve")
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--timeout", type=float, default=None, help="Seconds per puzzle (default none).")
+@click.option("--timeout", type=Seconds(), default=None, help="Seconds per puzzle (default none).")
 @click.option("--no-board", is_flag=True, help="Do not draw the position.")
 @click.option("--ansi", is_flag=True, help="Color the board even when piped.")
 @json_option

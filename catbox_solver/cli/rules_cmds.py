@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from catbox_solver.cli.common import echo_json, json_option, main, quiet_option, show_progress
+from catbox_solver.cli.common import (
+    Seconds,
+    echo_json,
+    json_option,
+    main,
+    quiet_option,
+    show_progress,
+)
 from catbox_solver.model.jsonform import play_json, position_to_dict
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Play
@@ -113,7 +120,7 @@ def _answer_json(answer: object) -> Any:
 @click.option("--max-tricks-left", type=click.IntRange(1, 8), default=2, show_default=True,
               help="The bound: search positions with at most this many tricks left.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--timeout", type=float, default=None, help="Give up after this many seconds.")
+@click.option("--timeout", type=Seconds(), default=None, help="Give up after this many seconds.")
 @json_option
 @quiet_option
 def rules_diff(

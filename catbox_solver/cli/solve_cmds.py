@@ -11,7 +11,14 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from catbox_solver.cli.common import json_option, main, quiet_option, show_progress, stopped
+from catbox_solver.cli.common import (
+    Seconds,
+    json_option,
+    main,
+    quiet_option,
+    show_progress,
+    stopped,
+)
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
@@ -197,7 +204,7 @@ def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     help="paradox: can the hero avoid causing one; tricks: guaranteed trick points; "
     "score: guaranteed round score; table: can everyone together avoid a paradox.",
 )
-@click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @_jobs_option("plays")
 @engine_option
 @json_option
@@ -289,7 +296,7 @@ def table_text(table: DDTable, why: str = "out of time") -> str:
 
 @main.command("ddtable")
 @click.argument("position")
-@click.option("--timeout", type=float, default=None, help="Give up after S seconds (unknown).")
+@click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @_jobs_option("seats")
 @engine_option
 @json_option

@@ -18,6 +18,8 @@ _FIELDS = {
     "format", "players", "ruleset", "board", "hands", "colors", "leader", "trick",
     "tricks_won", "predictions", "tricks_left",
 }
+# the keys of a play of the trick ("text", the play in notation, as the CLI writes plays)
+_PLAY_FIELDS = {"seat", "value", "color", "text"}
 
 
 def colors_text(mask: int) -> str:
@@ -148,6 +150,14 @@ def position_from_dict(d: Any) -> Position:
     for i, t in enumerate(trick_raw):
         if not isinstance(t, dict):
             raise NotationError(f"play {i + 1} must be an object", field="trick")
+        extra = set(t) - _PLAY_FIELDS
+        if extra:
+            raise NotationError(
+                f"play {i + 1}: unknown key(s) {', '.join(sorted(map(repr, extra)))}",
+                field="trick",
+            )
+        if "seat" in t and (not isinstance(t["seat"], int) or isinstance(t["seat"], bool)):
+            raise NotationError(f"play {i + 1}: seat {t['seat']!r} is not a seat", field="trick")
         raw_value: Any = t.get("value")
         color: Any = t.get("color")
         play_seat = t.get("seat")
@@ -162,7 +172,12 @@ def position_from_dict(d: Any) -> Position:
                 "leader",
                 field="trick",
             )
-        trick.append(PLAYS[value][COLOR_CHARS.index(color.upper())])
+        play = PLAYS[value][COLOR_CHARS.index(color.upper())]
+        if "text" in t and t["text"] != play.text:
+            raise NotationError(
+                f"play {i + 1}: text {t['text']!r} is not {play.text!r}", field="trick"
+            )
+        trick.append(play)
     won = _list(d.get("tricks_won"), "tricks_won", n)
     if not all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in won):
         raise NotationError("must be non-negative integers", field="tricks_won")

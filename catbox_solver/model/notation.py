@@ -23,9 +23,9 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
+from catbox_solver.model.files import read_limited
 from catbox_solver.model.jsonform import position_from_json
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
@@ -476,7 +476,7 @@ def _read_file(name: str) -> str:
     if not name:
         raise NotationError("'@' must be followed by a file name", "file", 2)
     try:
-        return Path(name).read_text(encoding="utf-8")
+        return read_limited(name).decode("utf-8")
     except UnicodeDecodeError:
         raise NotationError(f"file {name!r} is not UTF-8 text") from None
     except OSError as exc:
@@ -538,6 +538,8 @@ def read_positions(arg: str) -> Iterator[Position | CatboxError]:
         return
     name = arg[1:]
     text = _read_file(name)
+    if not text.strip():  # a batch with no line would answer nothing, silently
+        raise NotationError(f"file {name!r} holds no positions (one per line)")
     for number, line in enumerate(text.splitlines(), start=1):
         try:
             if not line.strip():

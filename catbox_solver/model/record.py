@@ -10,13 +10,17 @@ naming the line; whether the game was played legally is the referee's question
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import GameResult, RoundResult
+from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import PLAYS, Play, cells_of
 from catbox_solver.model.rules import Ruleset
+
+_CARDS = re.compile(r"[1-9]+", re.ASCII)  # a row of card values like 1123
 
 FORMAT_LINE = "catbox-record 1"
 
@@ -185,10 +189,9 @@ class _RoundBuilder:
 
 
 def _int(text: str, what: str, line: int, low: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise RecordSyntaxError(f"{what}: {text!r} is not a whole number", line) from None
+    value = whole_number(text, signed=True)
+    if value is None:
+        raise RecordSyntaxError(f"{what}: {text!r} is not a whole number", line)
     if low is not None and value < low:
         raise RecordSyntaxError(f"{what}: {value} is below {low}", line)
     return value
@@ -208,7 +211,7 @@ def _seat_list(args: list[str], players: int, what: str, line: int) -> tuple[int
 
 
 def _cards(text: str, what: str, line: int) -> tuple[int, ...]:
-    if not text.isdigit() or "0" in text:
+    if not _CARDS.fullmatch(text):
         raise RecordSyntaxError(f"{what}: {text!r} is not a row of card values 1-9", line)
     return tuple(int(ch) for ch in text)
 

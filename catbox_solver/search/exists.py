@@ -33,7 +33,7 @@ from catbox_solver.model.cpsat import (
     value_of,
 )
 from catbox_solver.model.position import PLAYS, Play, Position
-from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.interrupt import Interrupted, solve_cp
 
 DEFAULT_WORKERS = 2
@@ -50,7 +50,7 @@ class WitnessBug(AssertionError):
 def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
     """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color)."""
     s = text.strip()
-    if len(s) != 2 or s[0].upper() not in COLOR_CHARS or not s[1].isdigit():
+    if len(s) != 2 or s[0].upper() not in COLOR_CHARS or s[1] not in "0123456789":
         raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
     v = int(s[1])
     if not 1 <= v <= values:
@@ -60,6 +60,17 @@ def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
 
 def cell_text(value: int, color: int) -> str:
     return f"{COLOR_CHARS[color]}{value}"
+
+
+# counts of tricks, bonus or score are clamped to this size (see _clamped)
+_FAR = 1_000_000
+
+
+def _clamped(count: int) -> int:
+    """``count`` within +-_FAR: no round comes near that many tricks or points, so a count
+    beyond decides its condition as one at _FAR does; CP-SAT's integers are 64-bit, and a
+    larger one was a TypeError from deep inside OR-Tools."""
+    return max(-_FAR, min(_FAR, count))
 
 
 @dataclass(frozen=True)
@@ -107,18 +118,18 @@ class Condition:
             add_clause(model, [paradox_lit(rm, self.seat, self.trick)], enforce)
         elif self.kind in ("tricks", "tricks-at-least", "tricks-at-most"):
             assert self.seat is not None and self.count is not None
-            t = rm.tricks_won[self.seat]
+            t, k = rm.tricks_won[self.seat], _clamped(self.count)
             if self.kind == "tricks":
-                ct = model.add(t == self.count)
+                ct = model.add(t == k)
             elif self.kind == "tricks-at-least":
-                ct = model.add(t >= self.count)
+                ct = model.add(t >= k)
             else:
-                ct = model.add(t <= self.count)
+                ct = model.add(t <= k)
             if not isinstance(ct, bool):
                 ct.only_enforce_if(enforce)
         elif self.kind in SCORED:
             assert self.seat is not None and self.count is not None
-            add_scored(rm, self.kind, self.seat, self.count, enforce)
+            add_scored(rm, self.kind, self.seat, _clamped(self.count), enforce)
         elif self.kind == "empty":
             assert self.cell is not None
             v, c = self.cell
@@ -127,6 +138,7 @@ class Condition:
             add_clause(model, [empty_at_end_lit(rm, (v - 1) * 4 + c)], enforce)
         elif self.kind == "final-board":
             assert self.board is not None
+            self._check_board(rm.rules)
             for color_char, row in self.board:
                 c = COLOR_CHARS.index(color_char)
                 for i, ch in enumerate(row):
@@ -135,6 +147,28 @@ class Condition:
                     add_owner_at_end(rm, i * 4 + c, owner, enforce)
         else:  # pragma: no cover - conditions are built by the functions below
             raise SearchError(f"unknown condition {self.kind!r}")
+
+    def _check_board(self, rules: Ruleset) -> None:
+        """A final board must fit the round: a cell per value, seats that play, neutral
+        tokens only with 2 players."""
+        assert self.board is not None
+        for color_char, row in self.board:
+            if len(row) != rules.values:
+                raise SearchError(
+                    f"{self.name}: row {color_char} has {len(row)} cells; a round of "
+                    f"{rules.players} players has {rules.values} values"
+                )
+            for i, ch in enumerate(row):
+                if ch == "N" and rules.players != 2:
+                    raise SearchError(
+                        f"{self.name}: row {color_char}, cell {i + 1}: neutral tokens exist "
+                        "only with 2 players"
+                    )
+                if ch.isdigit() and int(ch) >= rules.players:
+                    raise SearchError(
+                        f"{self.name}: row {color_char}, cell {i + 1}: no seat {ch} with "
+                        f"{rules.players} players"
+                    )
 
     def holds(self, final: Position) -> bool:
         """Check the condition on the position where a replayed line ends."""

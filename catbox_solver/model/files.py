@@ -1,0 +1,35 @@
+"""Reading input files whole, with a size limit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from catbox_solver.errors import CatboxError
+
+MAX_BYTES = 256 * 1024 * 1024
+"""The largest input file read: about 800,000 positions of a batch at 300 bytes each; a
+position, record or puzzle file is a few kB."""
+
+
+class TooLarge(CatboxError):
+    """An input file larger than :data:`MAX_BYTES` (or endless, like /dev/zero)."""
+
+
+def read_limited(path: str | Path | None) -> bytes:
+    """The bytes of the file ``path`` (None: standard input), at most MAX_BYTES; more
+    raises TooLarge. Why: reading /dev/zero or a huge file whole ended in a MemoryError
+    traceback. OSError is the caller's to report."""
+    if path is None:
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        name = "standard input"
+    else:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        name = str(path)
+    if len(data) > MAX_BYTES:
+        raise TooLarge(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MiB, too large to read")
+    return data
+
+
+__all__ = ["MAX_BYTES", "TooLarge", "read_limited"]

@@ -1,0 +1,221 @@
+"""Bad input found by probing the command line (session 13): each case gives a one-line
+error and exit code 2 (before: a traceback, click's "Aborted!", or a silently wrong
+answer), and the readers take whole numbers only as ASCII digits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from catbox_solver.cli import main
+from catbox_solver.model.files import MAX_BYTES, TooLarge, read_limited
+from catbox_solver.model.jsonform import position_to_json
+from catbox_solver.model.notation import read_position
+from catbox_solver.model.numbers import whole_number
+from catbox_solver.search import exists as ex
+
+P3 = (
+    "3p official | R:...... B:210102 Y:211020 G:001122 | 146 233 245 | RBYG RBYG RBYG | "
+    "lead 2 | won 2 1 3 | bid 1 3 3 | left 2"
+)
+P4_TRICK = (
+    "4p official | R:01213.20 B:2300.332 Y:31220132 G:31210130 | 56 46 2 3 | RBYG RG RBYG "
+    "RBYG | lead 2: 8b 7b | won 2 1 3 1 | bid 2 1 3 1 | left 1"
+)
+
+
+def _run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, args, input=stdin)
+    return res.exit_code, res.stdout, res.stderr
+
+
+def _one_line_error(args: list[str], message: str, stdin: str | None = None) -> None:
+    code, _, err = _run(args, stdin)
+    assert code == 2, err
+    assert err.count("\n") == 1 and err == f"error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("--tricks=0=²", "--tricks takes SEAT=COUNT like 1=3, not '0=²'"),
+        ("--tricks=²=1", "--tricks takes SEAT=COUNT like 1=3, not '²=1'"),
+        ("--tricks=0=١", "--tricks takes SEAT=COUNT like 1=3, not '0=١'"),
+        ("--score=0=-1_0", "--score takes SEAT=COUNT like 1=-2, not '0=-1_0'"),
+        ("--tricks=0=" + "9" * 20, f"--tricks takes SEAT=COUNT like 1=3, not '0={'9' * 20}'"),
+        ("--empty=g²", "a cell is a color and a value like 'g4', not 'g²'"),
+        ("--final-board=R: B: Y: G:",
+         "--final-board R: B: Y: G:: row R has 0 cells; a round of 3 players has 6 values"),
+        ("--final-board=R:...... B:...... Y:...... G:.....4",
+         "--final-board R:...... B:...... Y:...... G:.....4: row G, cell 6: no seat 4 with 3 "
+         "players"),
+        ("--final-board=R:...... B:...... Y:...... G:N.....",
+         "--final-board R:...... B:...... Y:...... G:N.....: row G, cell 1: neutral tokens "
+         "exist only with 2 players"),
+        ("--final-board=R:...... R:...... B:...... Y:...... G:......",
+         "--final-board: row R is given twice"),
+        ('--final-board={"R": ' + "1" * 5000 + "}", "--final-board: JSON that cannot be read"),
+        ('--final-board={"R":' + "[" * 100_000, "--final-board: JSON that cannot be read"),
+    ],
+)
+def test_exists_options(option: str, message: str) -> None:
+    _one_line_error(["exists", P3, option], message)
+
+
+def test_counts_beyond_a_round_decide_as_they_should() -> None:
+    """Counts far beyond any round (once a TypeError inside OR-Tools) are clamped: the
+    condition is decided as a count just beyond the round's reach would be."""
+    pos = read_position(P3)
+    huge = 10**30
+    asks = [
+        (ex.tricks(0, huge), False),
+        (ex.tricks_at_most(0, huge), True),
+        (ex.tricks_at_least(0, -huge), True),
+        (ex.score_at_least(0, -huge), True),
+        (ex.score_at_most(0, -huge), False),
+        (ex.bonus_at_most(0, -huge), False),
+        (ex.bonus_at_least(0, huge), False),
+    ]
+    for cond, want in asks:
+        assert ex.exists(pos, [cond], workers=1).exists is want, cond.name
+
+
+def test_impossible_color_states_are_errors() -> None:
+    """Colors lost before any play, or a color played in this trick but gone (accepted
+    before, with answers about a position that cannot arise)."""
+    start = (
+        "4p official | R:........ B:........ Y:........ G:........ | 122334667 133445677 "
+        "223455568 112457888 | - RBYG RBYG RBYG | lead 0 | won 0 0 0 0 | bid 3 2 3 1 | left 8"
+    )
+    _one_line_error(
+        ["legal", start],
+        "seat 0 has lost 4 color(s) but followed in at most 0 trick(s): a color is lost only "
+        "by not following the led color",
+    )
+    _one_line_error(
+        ["legal", P4_TRICK.replace("RBYG RG RBYG RBYG", "RBYG RG RYG RYG")],
+        "seat 2 declared B in this trick but has no color B: it had the color then and cannot "
+        "have lost it since",
+    )
+    two = "2p official | R:..... B:..... Y:..... G:N.NN. | 122233345 112344555 | RBYG BYG | "
+    _one_line_error(
+        ["show", two + "lead 0 | won 0 0 | left 8"],
+        "seat 1 has lost 1 color(s) but followed in at most 0 trick(s): a color is lost only "
+        "by not following the led color",
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("evil", [1], "play 1: unknown key(s) 'evil' (field 'trick')"),
+        ("seat", None, "play 1: seat None is not a seat (field 'trick')"),
+        ("seat", 2.0, "play 1: seat 2.0 is not a seat (field 'trick')"),
+        ("seat", True, "play 1: seat True is not a seat (field 'trick')"),
+        ("text", "8r", "play 1: text '8r' is not '8b' (field 'trick')"),
+    ],
+)
+def test_json_trick_plays_are_checked(key: str, value: object, message: str) -> None:
+    data = json.loads(position_to_json(read_position(P4_TRICK)))
+    data["trick"][0][key] = value
+    _one_line_error(["legal", json.dumps(data)], message)
+    data["trick"][0] = {"seat": 2, "value": 8, "color": "B", "text": "8b"}
+    assert _run(["legal", json.dumps(data)])[0] == 0
+
+
+@pytest.mark.parametrize("command", ["solve", "ddtable", "show", "legal", "exists"])
+def test_an_empty_batch_is_an_error(command: str, tmp_path: Path) -> None:
+    empty = tmp_path / "e.jsonl"
+    empty.write_text("\n  \n")
+    message = f"file {str(empty)!r} holds no positions (one per line)"
+    _one_line_error([command, f"@{empty}"], message)
+
+
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [
+        (["solve", P3, "--timeout", "nan"], "'nan' is not a number of seconds above 0"),
+        (["ddtable", P3, "--timeout", "-1"], "'-1' is not a number of seconds above 0"),
+        (["solve", P3, "--timeout", "inf"], "'inf' is not a number of seconds above 0"),
+        (["puzzle", "solve", "puzzles", "--timeout", "0"],
+         "'0' is not a number of seconds above 0"),
+        (["rules", "diff", "official", "must-follow", "--timeout", "-1"],
+         "'-1' is not a number of seconds above 0"),
+        (["exists", P3, "--time-limit", "nan"], "'nan' is not a number of seconds at least 0.01"),
+        (["prove", "full-board", "--time-limit", "0.001"],
+         "'0.001' is not a number of seconds at least 0.01"),
+        (["solve", P3, "--timeout", "abc"], "'abc' is not a number of seconds"),
+    ],
+)
+def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
+    code, out, err = _run(args)
+    assert code == 2 and out == "" and err.rstrip().endswith(bad), err
+
+
+def test_record_and_prompts_take_ascii_digits_only(tmp_path: Path) -> None:
+    rec = tmp_path / "d.rec"
+    rec.write_text("players 3\nround 1\nstart 0\ndeal ² 1 1\n")
+    _one_line_error(["verify", str(rec)], "line 4: deal: '²' is not a row of card values 1-9")
+    rec.write_text("players 3\nseed 1_0\n")
+    _one_line_error(["verify", str(rec)], "line 2: seed: '1_0' is not a whole number")
+    # the prompts ask again, then the input ends: one line, exit 2 (was "Aborted!", 1)
+    code, out, err = _run(["play", "-p", "3", "--seed", "1"], stdin="²\n")
+    assert "'²' is not a card in your hand" in out
+    assert (code, err) == (2, "error: the input ended before the game did\n")
+    code, out, err = _run(["play", "-p", "3", "--seed", "1"], stdin="6\n٣\n")
+    assert "'٣' is not one of 1, 3, 4" in out and code == 2
+
+
+def test_puzzle_files_nested_too_deep_or_with_a_bad_id(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    _one_line_error(["puzzle", "solve", str(deep)], f"{deep}: not valid TOML: nested too deeply")
+    good = Path("puzzles/fig-3-7-peter-paradox.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.replace('id = "fig-3-7-peter-paradox"', 'id = "fig\\n"'))
+    code, _, err = _run(["puzzle", "solve", str(bad)])
+    assert code == 2 and "field 'id' 'fig\\n' must be lower-case letters, digits and '-'" in err
+
+
+def test_endless_input_is_an_error(tmp_path: Path) -> None:
+    """/dev/zero (or a file over MAX_BYTES) is read only up to the limit: an error, not a
+    MemoryError traceback."""
+    _one_line_error(["show", "@/dev/zero"], f"/dev/zero: larger than {MAX_BYTES >> 20} MiB, "
+                    "too large to read")
+    _one_line_error(["verify", "/dev/zero"], f"/dev/zero: larger than {MAX_BYTES >> 20} MiB, "
+                    "too large to read")
+    small = tmp_path / "s.txt"
+    small.write_bytes(b"x" * 1000)
+    assert read_limited(small) == b"x" * 1000
+    with pytest.raises(TooLarge):
+        read_limited("/dev/zero")
+
+
+@given(st.text(max_size=25))
+def test_whole_number_is_ascii_digits(text: str) -> None:
+    """whole_number reads exactly '-'? followed by 1-18 ASCII digits; int() agrees there."""
+    plain = text.lstrip("-") if text.count("-") <= 1 and text.startswith("-") else text
+    is_whole = 1 <= len(plain) <= 18 and all(c in "0123456789" for c in plain)
+    want = int(text) if is_whole else None
+    assert whole_number(text, signed=True) == want
+    assert whole_number(text) == (want if not text.startswith("-") else None)
+
+
+def test_ctrl_c_at_a_prompt_ends_with_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at the play prompt: "stopped by Ctrl-C" and 130 (click said "Aborted!")."""
+    import click
+
+    def interrupted(*args: object, **kwargs: object) -> str:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.exceptions.Abort() from None
+
+    monkeypatch.setattr(click, "prompt", interrupted)
+    code, _, err = _run(["play", "-p", "3", "--seed", "1"])
+    assert (code, err) == (130, "stopped by Ctrl-C\n")
