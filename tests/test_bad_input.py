@@ -30,7 +30,7 @@ P4_TRICK = (
 
 
 def _run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, args, input=stdin)
+    res = CliRunner().invoke(main, args, input=stdin, prog_name="catbox")
     return res.exit_code, res.stdout, res.stderr
 
 
@@ -154,7 +154,28 @@ def test_an_empty_batch_is_an_error(command: str, tmp_path: Path) -> None:
 )
 def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
     code, out, err = _run(args)
-    assert code == 2 and out == "" and err.rstrip().endswith(bad), err
+    option = "--time-limit" if "--time-limit" in args else "--timeout"
+    command = " ".join(["catbox", *args[: 2 if args[0] in ("puzzle", "rules") else 1]])
+    assert (code, out) == (2, "")
+    assert err == f"error: Invalid value for '{option}': {bad} (see '{command} --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["deal", "-p", "6"], "Invalid value for '--players' / '-p': 6 is not in the range "
+         "2<=x<=5. (see 'catbox deal --help')"),
+        (["foo"], "No such command 'foo'. (see 'catbox --help')"),
+        (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
+        (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),
+        (["puzzle", "bogus"], "No such command 'bogus'. (see 'catbox puzzle --help')"),
+        (["rules", "diff", "official"],
+         "Missing argument 'RULESET_B'. (see 'catbox rules diff --help')"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    """Click's usage errors (three lines: usage, hint, error) are one line too."""
+    _one_line_error(args, message)
 
 
 def test_record_and_prompts_take_ascii_digits_only(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import json
 import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -21,11 +21,26 @@ EXIT_STOPPED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
 
 
 class CatboxGroup(click.Group):
-    """A click group that turns the library's errors into a one-line message and exit 2."""
+    """A click group that turns the library's errors, and click's own usage errors, into a
+    one-line message and exit 2."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:  # an unknown command, a bad option of catbox itself
+            _usage_error(exc)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a bad option or argument of a command
+            _usage_error(exc)
         except CatboxError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
@@ -36,6 +51,17 @@ class CatboxGroup(click.Group):
             # Ctrl-C: one line and exit code 130 (click would say "Aborted!", exit 1);
             # commands that keep what was proven print it first and end the same way
             stopped()
+
+
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """Click's usage error as one line (click prints the usage, a hint and the error on
+    three), naming the command's --help; "catbox" with no command still shows the help."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # (click 8.2+: the help, exit 2)
+        raise exc
+    message = " ".join(exc.format_message().split())
+    where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+    click.echo(f"error: {message}{where}", err=True)
+    raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
 def stopped(what: str = "") -> None:
