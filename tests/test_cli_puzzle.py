@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
@@ -26,6 +28,10 @@ def test_solve_the_collection() -> None:
     assert out.rstrip().splitlines()[-1] == f"{n} puzzles: every stored answer is right"
     assert out.count("Stored answer: correct") == n
     assert "WRONG" not in out
+    # the stored ratings are what the solver measures today (they count search nodes, so
+    # a faster search can lower them: then the files and docs/examples.md are updated)
+    ratings = re.findall(r"difficulty stored (\d), measured (\d)\)", out)
+    assert len(ratings) == n and all(a == b for a, b in ratings), ratings
 
 
 def test_solve_one_file_readable() -> None:
@@ -46,6 +52,15 @@ def test_solve_one_file_readable() -> None:
     assert all(r.endswith("seat 1 has no legal play: paradox") for r in refutations)
     assert any(ln.startswith("  7r   wrong, tempting: you (seat 1) hold 4") for ln in lines)
     assert lines[-1] == "1 puzzle: every stored answer is right"
+    assert "\x1b[" not in out
+    # --ansi colors the board also when piped (click stripped the codes before)
+    code, colored, _ = _run("puzzle", "solve", str(FIG34), "--ansi")
+    assert code == 0 and "\x1b[" in colored
+    def untimed(text: str) -> str:
+        return re.sub(r"[0-9.]+ s;", "_ s;", text)
+
+    assert untimed(click.unstyle(colored)) == untimed(out)
+
 
 
 def test_solve_exists_puzzle() -> None:

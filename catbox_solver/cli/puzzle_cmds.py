@@ -107,7 +107,9 @@ def solve_cmd(
         sol = solve_puzzle(pz, timeout)
         solutions.append(sol)
         if not as_json:
-            click.echo(solution_text(sol, board=not no_board, ansi=ansi))
+            # color=True: click would strip the codes when stdout is not a terminal
+            text = solution_text(sol, board=not no_board, ansi=ansi)
+            click.echo(text, color=True if ansi else None)
             click.echo("")
     wrong = [s.puzzle.id for s in solutions if not s.ok]
     if as_json:
