@@ -417,6 +417,7 @@ def simulate_cmd(
         "paradox in trick "
         + (", ".join(f"{t}: {k}" for t, k in stats["paradox_by_trick"].items()) or "-"),
         f"average totals   {_seats(stats['average_totals'])}",
+        f"average round    {_seats(stats['average_round_scores'])}  (score of one round)",
         f"average tricks   {_seats(stats['average_tricks'])}",
         f"wins             {_seats(stats['wins'])}",
         "rule events (count, per round):",
