@@ -174,14 +174,19 @@ class Position:
         tricks_left: int,
         validate: bool = True,
     ) -> None:
+        if not isinstance(rules, Ruleset):
+            raise PositionError(f"a position needs a Ruleset, not {rules!r}")
         _set(self, "rules", rules)
-        _set(self, "owners", tuple(owners))
+        try:
+            _set(self, "owners", tuple(owners))
+            _set(self, "hands", tuple(tuple(sorted(h)) for h in hands))
+            _set(self, "colors", tuple(colors))
+            _set(self, "trick", tuple(_as_play(p) for p in trick))
+            _set(self, "tricks_won", tuple(tricks_won))
+        except (TypeError, IndexError, ValueError) as exc:  # None, an unsortable hand...
+            raise PositionError(f"position fields of the wrong kind: {exc}") from None
         _set(self, "neutral", neutral)
-        _set(self, "hands", tuple(tuple(sorted(h)) for h in hands))
-        _set(self, "colors", tuple(colors))
         _set(self, "leader", leader)
-        _set(self, "trick", tuple(p if isinstance(p, Play) else PLAYS[p[0]][p[1]] for p in trick))
-        _set(self, "tricks_won", tuple(tricks_won))
         if predictions is None and rules.has_predictions:
             predictions = (None,) * rules.players
         _set(self, "predictions", None if predictions is None else tuple(predictions))
@@ -207,7 +212,12 @@ class Position:
         """The position at the first lead: hands after discards, the start player, the
         predictions (3-5 players) and, with 2 players, the revealed leftover values that
         place the neutral tokens."""
+        if not isinstance(rules, Ruleset):
+            raise PositionError(f"a position needs a Ruleset, not {rules!r}")
         n = rules.players
+        for v in neutral_values:
+            if not _is_int(v) or not 1 <= v <= rules.values:
+                raise PositionError(f"neutral token value {v!r} outside 1-{rules.values}")
         if predictions is None and rules.has_predictions:
             predictions = (None,) * n
         return cls(
@@ -243,11 +253,15 @@ class Position:
 
     def with_rules(self, rules: Ruleset) -> Position:
         """The same position under other interpretation switches (same player count)."""
+        if not isinstance(rules, Ruleset):
+            raise PositionError(f"a Ruleset is needed, not {rules!r}")
         if rules.players != self.rules.players:
             raise PositionError(
                 f"ruleset is for {rules.players} players, position for {self.rules.players}"
             )
-        return self._replace(rules=rules)
+        pos = self._replace(rules=rules)
+        pos.validate()  # (a switch can make it impossible: the color lost in this trick)
+        return pos
 
     # ---- basic facts ---------------------------------------------------------------------
     @property
@@ -271,6 +285,7 @@ class Position:
     def owner_of(self, value: int, color: int) -> int | None:
         """The seat whose token is on cell (color, value), -1 for a neutral token, None if
         the cell is empty."""
+        self._check_cell(value, color)
         bit = cell_bit(value, color)
         if self.neutral & bit:
             return -1
@@ -339,6 +354,32 @@ class Position:
                     out.extend(table[v][~(used >> (4 * v - 4)) & cols & 1])
         return tuple(out)
 
+    def _card(self, play: Play | str) -> Play:
+        """``play`` (or its text) as a card of this game, else IllegalPlayError: a tuple,
+        value 0 or color 4 was taken for a play and failed later, or named another cell."""
+        if isinstance(play, str):
+            return Play.parse(play, self.rules.values)
+        if not isinstance(play, Play):
+            raise IllegalPlayError(
+                f"a play is a Play or text like '7r', not {play!r}", "not a card"
+            )
+        # (a value past this round's, like 9 with 4 players, is a card nobody holds)
+        if not (_is_int(play.value) and _is_int(play.color)) or not (
+            1 <= play.value <= 9 and 0 <= play.color <= 3
+        ):
+            raise IllegalPlayError(f"{play!r} is not a card (values 1-9, colors 0-3)", "not a card")
+        return play
+
+    def _check_cell(self, value: int, color: int) -> None:
+        if not (_is_int(value) and _is_int(color)) or not (
+            1 <= value <= self.rules.values and 0 <= color <= 3
+        ):
+            raise PositionError(f"no cell of value {value!r} and color {color!r} on this board")
+
+    def _check_seat(self, seat: int) -> None:
+        if not _is_int(seat) or not 0 <= seat < self.rules.players:
+            raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
+
     def is_legal(self, play: Play) -> bool:
         return play in self.legal_plays()
 
@@ -346,6 +387,7 @@ class Position:
         """None if ``play`` is legal, else the name of the rule it breaks: 'round over',
         'card not in hand', 'rule 1', 'rule 2', 'red lead', 'must follow' (also when the
         player to move has no legal play at all: the specific rule each play breaks)."""
+        play = self._card(play)
         if self.tricks_left == 0:
             return "round over"
         if play in self.legal_plays():
@@ -364,8 +406,7 @@ class Position:
     def play(self, play: Play | str) -> Position:
         """The position after the player to move makes ``play`` (a Play or text like '7r').
         Raises IllegalPlayError naming the rule broken."""
-        if isinstance(play, str):
-            play = Play.parse(play, self.rules.values)
+        play = self._card(play)
         reason = self.why_illegal(play)
         if reason is not None:
             extra = "" if reason == "round over" or self.legal_plays() else " (and no play is "
@@ -449,6 +490,7 @@ class Position:
 
     def largest_group(self, seat: int) -> int:
         """Size of the seat's largest connected group of tokens (as the bonus counts it)."""
+        self._check_seat(seat)
         return largest_group(
             self.final_owners()[seat],
             self.rules.row_order,
@@ -457,6 +499,7 @@ class Position:
 
     def prediction_met(self, seat: int) -> bool:
         """Whether the seat's trick count meets its prediction (2 players: at most 4)."""
+        self._check_seat(seat)
         won = self.tricks_won[seat]
         if self.rules.players == 2 and self.rules.two_player_bonus == "at-most-4":
             return won <= 4
@@ -467,12 +510,14 @@ class Position:
 
     def trick_points(self, seat: int) -> int:
         """+tricks won, or -tricks won for the seat that caused the paradox."""
+        self._check_seat(seat)
         won = self.tricks_won[seat]
         return -won if self.paradox_by == seat else won
 
     def bonus(self, seat: int) -> int:
         """The prediction bonus: largest group if the prediction succeeded and the seat did
         not cause a paradox."""
+        self._check_seat(seat)
         if self.paradox_by == seat or not self.prediction_met(seat):
             return 0
         return self.largest_group(seat)
@@ -564,11 +609,40 @@ def neutral_mask(values: Sequence[int]) -> int:
     return mask
 
 
+def _as_play(p: object) -> Play:
+    """A play of a trick given as a Play or a (value, color) pair of ints."""
+    if not isinstance(p, Play):
+        if not isinstance(p, (tuple, list)) or len(p) != 2:
+            raise TypeError(f"a play is a Play or (value, color), not {p!r}")
+        p = Play(*p)
+    if not _is_int(p.value) or not _is_int(p.color) or not 0 <= p.value <= 9:
+        raise TypeError(f"{p!r} is not a card")
+    if not 0 <= p.color <= 3:
+        raise TypeError(f"{p!r} has no color 0-3")
+    return PLAYS[p.value][p.color]
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def check_position(pos: Position) -> None:
     """The impossible-position checks (each message says what and where)."""
     rules = pos.rules
     n = rules.players
     nv = rules.values
+    # whole numbers where numbers are meant (a float leader printed as "lead 1.5" and then
+    # failed deep in a search)
+    scalars = [("leader", pos.leader), ("tricks left", pos.tricks_left), ("neutral", pos.neutral)]
+    for name, per_seat in (("board owners", pos.owners), ("colors", pos.colors),
+                           ("tricks won", pos.tricks_won)):
+        scalars += [(f"{name} of seat {i}", x) for i, x in enumerate(per_seat)]
+    for name, x in scalars:
+        if not _is_int(x):
+            raise PositionError(f"{name}: {x!r} is not a whole number")
+    for seat, pred in enumerate(pos.predictions or ()):
+        if pred is not None and not _is_int(pred):
+            raise PositionError(f"prediction of seat {seat}: {pred!r} is not a whole number")
     for name, seq in (
         ("board owners", pos.owners),
         ("hands", pos.hands),

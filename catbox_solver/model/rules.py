@@ -79,7 +79,11 @@ class Ruleset:
     row_order: str = DEFAULT_ROW_ORDER
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 5:
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not 2 <= self.players <= 5
+        ):
             raise RulesetError(f"player count must be 2 to 5, not {self.players!r}")
         for name, allowed in SWITCHES.items():
             value = getattr(self, name)
@@ -87,7 +91,7 @@ class Ruleset:
                 raise RulesetError(
                     f"switch {name} has no value {value!r} (allowed: {', '.join(allowed)})"
                 )
-        if sorted(self.row_order) != sorted(COLOR_CHARS):
+        if not isinstance(self.row_order, str) or sorted(self.row_order) != sorted(COLOR_CHARS):
             raise RulesetError(
                 f"row order must be a permutation of RBYG, not {self.row_order!r}"
             )
@@ -192,6 +196,12 @@ class Ruleset:
         return cls(players=players, **setting)
 
     def with_switches(self, **changes: Any) -> Ruleset:
+        """This ruleset with some switches changed (``red_lead="never"``...)."""
+        unknown = set(changes) - set(SWITCHES) - {"players", "row_order"}
+        if unknown:
+            raise RulesetError(
+                f"unknown switch(es) {', '.join(sorted(unknown))} (known: {', '.join(SWITCHES)})"
+            )
         return replace(self, **changes)
 
     def __str__(self) -> str:
