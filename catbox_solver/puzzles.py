@@ -29,6 +29,7 @@ from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
+from catbox_solver.model.numbers import check_seconds
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, value_only
@@ -542,6 +543,10 @@ def _cell_helps_victim(pos: Position, play: Play) -> bool:
 def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
     """Solve ``puzzle`` exactly and compare with its stored answer (``ok``). A search that
     runs out of ``timeout`` seconds raises :class:`SearchError` naming the puzzle."""
+    if timeout is not None:
+        check_seconds(timeout)  # (a NaN deadline was never reached)
+    if puzzle.question not in KINDS:
+        raise PuzzleError(f"{puzzle.id}: unknown question {puzzle.question!r}")
     try:
         return _solve(puzzle, timeout)
     except SearchError as exc:

@@ -502,10 +502,11 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
     None leaves the natural size of 720 units wide. ``hero`` marks one seat as the player a
     puzzle asks about.
     """
-    if size is not None and size <= 0:
-        raise PositionError(f"picture size must be a positive number of pixels, not {size}")
+    ok = isinstance(size, (int, float)) and not isinstance(size, bool)
+    if size is not None and (not ok or not 0 < size < 1_000_000):  # (NaN fails this too)
+        raise PositionError(f"picture size must be a positive number of pixels, not {size!r}")
     n = pos.rules.players
-    if hero is not None and not 0 <= hero < n:
+    if hero is not None and (not isinstance(hero, int) or not 0 <= hero < n):
         raise PositionError(f"hero seat {hero} is not a seat of a {n}-player position")
     board_bottom = _BOARD_Y + 4 * _CELL
     legend_y = board_bottom + 30

@@ -90,12 +90,12 @@ else:
 
 
 class Seconds(_FloatParam):
-    """A time in seconds: a finite number above 0, or at least ``at_least`` (click's
-    FloatRange lets "nan" through, and a NaN or negative timeout was taken silently)."""
+    """A time in seconds: a finite number, at least ``at_least`` (click's FloatRange lets
+    "nan" through, and a NaN or negative timeout was taken silently)."""
 
     name = "seconds"
 
-    def __init__(self, at_least: float | None = None) -> None:
+    def __init__(self, at_least: float = 0.0) -> None:
         self.at_least = at_least
 
     def convert(
@@ -105,10 +105,9 @@ class Seconds(_FloatParam):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        low = self.at_least
-        if not math.isfinite(seconds) or (seconds < low if low is not None else seconds <= 0):
-            want = f"at least {low:g}" if low is not None else "above 0"
-            self.fail(f"{value!r} is not a number of seconds {want}", param, ctx)
+        if not math.isfinite(seconds) or seconds < self.at_least:
+            want = f"{self.at_least:g} or more"
+            self.fail(f"{value!r} is not a number of seconds, {want}", param, ctx)
         return seconds
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import re
+
+from catbox_solver.errors import SearchError
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}", re.ASCII)
 
@@ -17,4 +20,31 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     return int(text)
 
 
-__all__ = ["whole_number"]
+
+
+def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` if it is an int (not a bool) within [low, high], else a SearchError
+    naming ``what``: a float, NaN or a huge number passed to a solver was read as
+    something else (a loop never run, a deadline never reached)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SearchError(f"{what} must be a whole number, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "" if low is None else f" at least {low}"
+        hi = "" if high is None else f" at most {high}"
+        raise SearchError(f"{what} must be{lo}{' and' if lo and hi else ''}{hi}, not {value}")
+    return value
+
+
+def check_seconds(value: object, what: str = "timeout") -> float:
+    """``value`` as a number of seconds, finite and not negative (0: give up at once),
+    else a SearchError: a NaN deadline is never reached (the search ran on for ever)."""
+    bad = SearchError(f"{what} must be a number of seconds, 0 or more, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise bad
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise bad
+    return seconds
+
+
+__all__ = ["check_int", "check_seconds", "whole_number"]

@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from catbox_solver.errors import SearchError
+from catbox_solver.model.numbers import check_seconds
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
@@ -208,7 +209,9 @@ class Answer:
 
 
 def _check_hero(pos: Position, hero: int) -> None:
-    if not isinstance(hero, int) or not 0 <= hero < pos.rules.players:
+    if not isinstance(pos, Position):
+        raise SearchError(f"a position is needed, not {type(pos).__name__}")
+    if not isinstance(hero, int) or isinstance(hero, bool) or not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 
@@ -1606,9 +1609,14 @@ def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> 
 
 def _check_jobs(jobs: int) -> int:
     """How many searches to run at once: ``jobs``, or one per core for 0."""
-    if jobs < 0:
-        raise SearchError(f"jobs must be 0 (one per core) or a positive number, not {jobs}")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise SearchError(f"jobs must be 0 (one per core) or a positive number, not {jobs!r}")
     return jobs or os.cpu_count() or 1
+
+
+def _deadline(timeout: float | None, start: float) -> float | None:
+    """The deadline of a search that may take ``timeout`` seconds (None: no limit)."""
+    return None if timeout is None else start + check_seconds(timeout)
 
 
 class _Steps:
@@ -1619,6 +1627,8 @@ class _Steps:
     its own."""
 
     def __init__(self, total: int, progress: Progress | None, jobs: int) -> None:
+        if progress is not None and not callable(progress):
+            raise SearchError(f"progress must be a function (done, total, what), not {progress!r}")
         self.total = total
         self.progress = progress
         self.jobs = jobs
@@ -1742,7 +1752,7 @@ def solve(
     if question == "score":
         _check_prediction(pos, hero)
     start = time.perf_counter()
-    deadline = None if timeout is None else start + timeout
+    deadline = _deadline(timeout, start)
     search = Search(pos, hero, deadline, engine)
     plays = pos.legal_plays()
     to_move = pos.to_move
@@ -1961,7 +1971,7 @@ def value_only(
     _check_hero(pos, hero)
     if question == "score":
         _check_prediction(pos, hero)
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    deadline = _deadline(timeout, time.perf_counter())
     search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
@@ -2026,9 +2036,11 @@ def dd_table(
     the trick points, then the scores), so that a timeout leaves each seat its answers
     to the easier questions; each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
+    _check_hero(pos, 0)
+    _check_engine(engine)
     jobs = _check_jobs(jobs)
     start = time.perf_counter()
-    deadline = None if timeout is None else start + timeout
+    deadline = _deadline(timeout, start)
     n = pos.rules.players
     terminal = not pos.legal_plays()
     searches = [Search(pos, seat, deadline, engine) for seat in range(n)]

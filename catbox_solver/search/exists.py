@@ -32,6 +32,7 @@ from catbox_solver.model.cpsat import (
     paradox_lit,
     value_of,
 )
+from catbox_solver.model.numbers import check_int, check_seconds
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.interrupt import Interrupted, solve_cp
@@ -49,6 +50,8 @@ class WitnessBug(AssertionError):
 
 def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
     """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color)."""
+    if not isinstance(text, str):
+        raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
     s = text.strip()
     if len(s) != 2 or s[0].upper() not in COLOR_CHARS or s[1] not in "0123456789":
         raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
@@ -83,6 +86,26 @@ class Condition:
     trick: int | None = None
     cell: tuple[int, int] | None = None
     board: tuple[tuple[str, str], ...] | None = None
+
+    def __post_init__(self) -> None:
+        """Check the fields' types and the cell: a float, None or a negative index was read
+        as another condition (``empty((3, -1))`` as G3) or failed deep in the solver."""
+        for what in ("seat", "count", "trick"):
+            value = getattr(self, what)
+            if value is not None:
+                check_int(value, f"{self.kind}: {what}")
+        if self.kind in ("paradox-by", "tricks", "tricks-at-least", "tricks-at-most", *SCORED):
+            if self.seat is None:
+                raise SearchError(f"{self.kind}: a seat is needed")
+        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most", *SCORED):
+            if self.count is None:
+                raise SearchError(f"{self.kind}: a count is needed")
+        if self.kind == "empty":
+            cell = self.cell
+            if not isinstance(cell, tuple) or len(cell) != 2:
+                raise SearchError(f"empty: a cell is (value, color), not {cell!r}")
+            check_int(cell[0], "empty: the cell's value", 1)
+            check_int(cell[1], "empty: the cell's color (0-3: R, B, Y, G)", 0, 3)
 
     @property
     def name(self) -> str:
@@ -344,6 +367,8 @@ def final_board(board: dict[str, str]) -> Condition:
     (``.`` empty, a seat digit, ``N`` neutral)."""
     if not isinstance(board, dict) or set(board) != set(COLOR_CHARS):
         raise SearchError("a final board names the four rows R, B, Y, G")
+    if not all(isinstance(row, str) for row in board.values()):
+        raise SearchError("a final board's rows are strings like '0.1..'")
     lengths = {len(row) for row in board.values()}
     if len(lengths) != 1:
         raise SearchError("the rows of a final board differ in length")
@@ -417,6 +442,11 @@ def replay(pos: Position, line: Sequence[Play], conditions: Sequence[Condition])
 
 
 def make_solver(workers: int, time_limit: float) -> cp_model.CpSolver:
+    """A CP-SAT solver with ``workers`` threads and a time limit in seconds (checked: a
+    NaN or negative one, or -1 workers, made CP-SAT answer MODEL_INVALID, read as
+    "unknown")."""
+    check_int(workers, "workers", 1, 64)
+    time_limit = check_seconds(time_limit, "time limit")
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.max_time_in_seconds = time_limit
@@ -428,6 +458,8 @@ class Questions:
     once, behind its own assumption literal, and a question assumes only its own."""
 
     def __init__(self, pos: Position) -> None:
+        if not isinstance(pos, Position):
+            raise SearchError(f"a position is needed, not {type(pos).__name__}")
         self.pos = pos
         self.rm = build_round(pos)
         self.lits: dict[Condition, Lit] = {}
@@ -451,8 +483,12 @@ class Questions:
     ) -> ExistsAnswer:
         """Is there a continuation meeting every condition? With ``count`` > 1, up to that
         many distinct witness lines (each found line is blocked for this question only)."""
-        if count < 1:
-            raise SearchError(f"count must be at least 1, not {count}")
+        check_int(count, "count", 1)  # (a NaN count skipped the search: "exists", no line)
+        check_int(workers, "workers", 1, 64)
+        time_limit = check_seconds(time_limit, "time limit")
+        for cond in conditions:
+            if not isinstance(cond, Condition):
+                raise SearchError(f"a condition is needed (exists.no_paradox() ...), not {cond!r}")
         t0 = time.perf_counter()
         rm, model, pos = self.rm, self.rm.model, self.pos
         assumptions = [self.literal(c) for c in conditions]

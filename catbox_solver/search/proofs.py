@@ -34,6 +34,7 @@ from catbox_solver.model.cpsat import (
     red_broken_lit,
     value_of,
 )
+from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.exists import WitnessBug, extract_line, make_solver
@@ -499,6 +500,8 @@ def prove(
     st = STATEMENTS.get(name)
     if st is None:
         raise SearchError(f"unknown statement {name!r} (known: {', '.join(STATEMENTS)})")
+    if players is not None:
+        check_int(players, "players", 2, 5)
     counts = st.players if players is None else (players,)
     for n in counts:
         if n not in st.players:

@@ -18,6 +18,7 @@ level with a difference holds the smallest one found.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import RulesetError
 from catbox_solver.model.deal import first_lead
+from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 
@@ -161,6 +163,19 @@ def diff_rulesets(
 ) -> Difference | NoDifference:
     """Find a smallest position where rulesets ``a`` and ``b`` differ on ``question``
     ('legal', or a double-dummy question answered by ``oracle``)."""
+    for rules in (a, b):
+        if not isinstance(rules, Ruleset):
+            raise RulesetError(f"a ruleset is needed, not {rules!r}")
+    check_int(deals, "deals", 1)  # (0 deals, or a NaN budget, reported "no difference"
+    check_int(max_tricks_left, "max_tricks_left", 1)  # having checked nothing, or hung)
+    check_int(node_budget, "node_budget", 1)
+    check_int(seed, "seed")
+    if deadline is not None and (
+        isinstance(deadline, bool)
+        or not isinstance(deadline, (int, float))
+        or not math.isfinite(deadline)
+    ):
+        raise RulesetError(f"deadline must be a time.monotonic() value, not {deadline!r}")
     if a.players != b.players:
         raise RulesetError(f"rulesets for {a.players} and {b.players} players cannot be compared")
     if question not in QUESTIONS:

@@ -1,0 +1,181 @@
+"""Bad arguments to the library's entry points, found by probing its API (session 13):
+each raises a CatboxError subclass naming what is wrong. Before, some answered silently
+wrong (a NaN count "exists" without a search, a NaN timeout that never ends, 0 deals
+"no difference"), and others failed deep inside."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gen import paradox_free_line, start_position
+
+from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
+from catbox_solver.model.notation import read_position
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.puzzles import load_puzzle, solve_puzzle
+from catbox_solver.search import exists as ex
+from catbox_solver.search.dd import dd_table, solve, value_only
+from catbox_solver.search.exists import Questions, make_solver
+from catbox_solver.search.proofs import prove
+from catbox_solver.search.readings import diff_rulesets
+from catbox_solver.svg import position_svg
+
+
+def _late() -> Position:
+    """A 4-player position with 2 tricks left, on a paradox-free line."""
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    line = paradox_free_line(pos)
+    assert line is not None
+    for play in line:
+        if pos.tricks_left == 2 and not pos.trick:
+            return pos
+        pos = pos.after(play)
+    raise AssertionError("no position with 2 tricks left")
+
+
+POS = _late()
+NAN = math.nan
+# the colors of this 4-player position fit the official reading only (seat 0 declared 7y
+# on a green lead and keeps yellow; with the Czech reading it would have lost yellow)
+CZECH_CLASH = (
+    "4p official | R:....3... B:2...10.. Y:......0. G:.....3.. | 1134558 22333458 12246788 "
+    "3446777 | RBY RBYG RBYG RYG | lead 3: 6g 7y | won 0 0 0 1 | bid 3 1 1 3 | left 7"
+)
+
+
+def _hands() -> list[list[int]]:
+    return [list(h) for h in start_position(Ruleset(players=4), 1).hands]
+
+
+CASES: list[tuple[str, Callable[[], Any], str]] = [
+    # silent wrong answers and hangs before
+    ("exists count nan", lambda: ex.exists(POS, [ex.no_paradox()], count=NAN),
+     "count must be a whole number, not nan"),
+    ("exists count 0", lambda: Questions(POS).ask([ex.no_paradox()], count=0),
+     "count must be at least 1, not 0"),
+    ("solve timeout nan", lambda: solve(POS, 0, "tricks", timeout=NAN),
+     "timeout must be a number of seconds, 0 or more, not nan"),
+    ("value_only timeout -1", lambda: value_only(POS, 0, "paradox", timeout=-1),
+     "timeout must be a number of seconds, 0 or more, not -1"),
+    ("dd_table timeout str", lambda: dd_table(POS, timeout="5"),  # type: ignore[arg-type]
+     "timeout must be a number of seconds, 0 or more, not '5'"),
+    ("diff node_budget nan", lambda: diff_rulesets(
+        Ruleset(), Ruleset(red_lead="never"), node_budget=NAN),  # type: ignore[arg-type]
+     "node_budget must be a whole number, not nan"),
+    ("diff deals 0", lambda: diff_rulesets(Ruleset(), Ruleset(red_lead="never"), deals=0),
+     "deals must be at least 1, not 0"),
+    ("diff max_tricks_left 0", lambda: diff_rulesets(
+        Ruleset(), Ruleset(red_lead="never"), max_tricks_left=0),
+     "max_tricks_left must be at least 1, not 0"),
+    ("with_rules impossible", lambda: read_position(CZECH_CLASH).with_rules(
+        Ruleset(players=4, color_loss="declared")),
+     "seat 0 declared Y on a G lead but still has color Y"),
+    ("new_round start 1.5", lambda: Position.new_round(Ruleset(players=4), _hands(), 1.5),  # type: ignore[arg-type]
+     "leader: 1.5 is not a whole number"),
+    ("predictions 2.0", lambda: POS.with_predictions((2.0, 1, 1, 1)),  # type: ignore[arg-type]
+     "prediction of seat 0: 2.0 is not a whole number"),
+    ("predictions True", lambda: POS.with_predictions((True, 1, 1, 1)),
+     "prediction of seat 0: True is not a whole number"),
+    ("tricks left 2.0", lambda: replace_field(POS, tricks_left=2.0),
+     "tricks left: 2.0 is not a whole number"),
+    ("tricks won float", lambda: replace_field(POS, tricks_won=(2, 0, 2, 2.0)),
+     "tricks won of seat 3: 2.0 is not a whole number"),
+    ("play a tuple", lambda: POS.play((3, 0)),  # type: ignore[arg-type]
+     "a play is a Play or text like '7r', not (3, 0)"),
+    ("bonus seat -1", lambda: POS.trick_points(-1), "seat -1 outside 0-3"),
+    ("largest_group seat 4", lambda: POS.largest_group(4), "seat 4 outside 0-3"),
+    ("empty (3, -1)", lambda: ex.empty((3, -1)),  # type: ignore[arg-type]
+     "empty: the cell's color (0-3: R, B, Y, G) must be at least 0 and at most 3, not -1"),
+    ("paradox_by None", lambda: ex.paradox_by(None),  # type: ignore[arg-type]
+     "paradox-by: a seat is needed"),
+    ("paradox trick 1.5", lambda: ex.paradox(trick=1.5),  # type: ignore[arg-type]
+     "paradox: trick must be a whole number, not 1.5"),
+    ("tricks count nan", lambda: ex.tricks(0, NAN),  # type: ignore[arg-type]
+     "tricks: count must be a whole number, not nan"),
+    ("solver time limit nan", lambda: make_solver(2, NAN),
+     "time limit must be a number of seconds, 0 or more, not nan"),
+    ("solver workers -1", lambda: make_solver(-1, 5.0),
+     "workers must be at least 1 and at most 64"),
+    ("prove workers -1", lambda: prove("full-board", 4, workers=-1),
+     "workers must be at least 1 and at most 64, not -1"),
+    ("prove players '4'", lambda: prove("full-board", "4"),  # type: ignore[arg-type]
+     "players must be a whole number, not '4'"),
+    # deep crashes before
+    ("svg size nan", lambda: position_svg(POS, size=NAN),  # type: ignore[arg-type]
+     "picture size must be a positive number of pixels, not nan"),
+    ("svg size inf", lambda: position_svg(POS, size=math.inf),  # type: ignore[arg-type]
+     "picture size must be a positive number of pixels, not inf"),
+    ("neutral value 0", lambda: Position.new_round(
+        Ruleset(players=2), [[1, 1, 2, 2, 3, 3, 4, 4, 5]] * 2, 0, None, (0, 1, 2)),
+     "neutral token value 0 outside 1-5"),
+    ("empty (0, 0)", lambda: ex.empty((0, 0)),
+     "empty: the cell's value must be at least 1, not 0"),
+    ("empty (3, 4)", lambda: ex.empty((3, 4)),
+     "empty: the cell's color (0-3: R, B, Y, G) must be at least 0 and at most 3, not 4"),
+    ("play color 4", lambda: POS.play(Play(3, 4)), "Play(value=3, color=4) is not a card"),
+    ("play value 3.0", lambda: POS.play(Play(3.0, 0)),  # type: ignore[arg-type]
+     "Play(value=3.0, color=0) is not a card"),
+    ("owner_of -1", lambda: POS.owner_of(-1, 0), "no cell of value -1 and color 0"),
+    ("dd_table jobs 1.5", lambda: dd_table(POS, jobs=1.5),  # type: ignore[arg-type]
+     "jobs must be 0 (one per core) or a positive number, not 1.5"),
+    ("solve hero True", lambda: solve(POS, True, "paradox"), "hero seat True outside 0-3"),
+    ("solve no position", lambda: solve(None, 0, "paradox"),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("progress not callable", lambda: solve(POS, 0, "paradox", progress=5),  # type: ignore[arg-type]
+     "progress must be a function"),
+    ("puzzle question", lambda: solve_puzzle(replace(
+        load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), question="foo")),
+     "unknown question 'foo'"),
+    ("puzzle timeout nan", lambda: solve_puzzle(
+        load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), timeout=NAN),
+     "timeout must be a number of seconds, 0 or more, not nan"),
+    ("unknown switch", lambda: Ruleset().with_switches(foo=1), "unknown switch(es) foo"),
+    ("row order None", lambda: Ruleset(row_order=None),  # type: ignore[arg-type]
+     "row order must be a permutation of RBYG, not None"),
+    ("row order list", lambda: Ruleset(row_order=["R", "B", "Y", "G"]),  # type: ignore[arg-type]
+     "row order must be a permutation of RBYG"),
+    ("position without a ruleset", lambda: Position.new_round(None, _hands()),  # type: ignore[arg-type]
+     "a position needs a Ruleset, not None"),
+    ("position hands None", lambda: replace_field(POS, hands=None),
+     "position fields of the wrong kind"),
+]
+
+
+def replace_field(pos: Position, **changes: Any) -> Position:
+    """A Position built from ``pos``'s fields with some changed (validated)."""
+    fields = {
+        name: getattr(pos, name)
+        for name in ("rules", "owners", "neutral", "hands", "colors", "leader", "trick",
+                     "tricks_won", "predictions", "tricks_left")
+    }
+    fields.update(changes)
+    return Position(**fields)
+
+
+@pytest.mark.parametrize(("call", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_arguments_raise_a_clear_error(call: Callable[[], Any], message: str) -> None:
+    with pytest.raises(CatboxError) as caught:
+        call()
+    assert message in str(caught.value)
+
+
+def test_good_arguments_still_work() -> None:
+    """The checks let through what they should: strings and Plays, whole-number floats
+    nowhere, a ruleset switch change, values past the round's (nobody holds them)."""
+    assert POS.why_illegal(Play(9, 0)) == "card not in hand"  # 4 players: values 1-8
+    with pytest.raises(IllegalPlayError) as caught:
+        POS.play(Play(9, 0))
+    assert caught.value.rule == "card not in hand"
+    legal = POS.legal_plays()[0]
+    assert POS.play(legal.text) == POS.play(legal) == POS.after(legal)
+    assert Ruleset().with_switches(red_lead="never").red_lead == "never"
+    assert solve(POS, 0, "paradox", timeout=30).value is not None
+    assert ex.exists(POS, [ex.no_paradox()], count=2, workers=1, time_limit=30).exists is not None
+    with pytest.raises(PositionError, match="seat 0 declared Y on a G lead"):
+        read_position(CZECH_CLASH.replace("4p official", "4p official,color_loss=declared"))
