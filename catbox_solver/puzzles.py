@@ -153,6 +153,8 @@ def parse_condition(text: str, players: int = 5, values: int = 9) -> Any:
     :class:`catbox_solver.search.exists.Condition`."""
     from catbox_solver.search import exists as ex
 
+    if not isinstance(text, str):
+        raise PuzzleError(f"a condition is text like 'no-paradox', not {text!r}")
     parts = text.split()
     if not parts:
         raise PuzzleError(f"empty condition; one of {_COND_HELP}")
@@ -241,6 +243,8 @@ def puzzle_from_dict(
 ) -> Puzzle:
     """Build a :class:`Puzzle` from the parsed TOML table; errors name ``where`` and the
     field."""
+    if not isinstance(data, dict):
+        raise PuzzleError(f"{where}: a puzzle is a table of fields, not {type(data).__name__}")
     for key in data:
         if key not in _FIELDS:
             raise PuzzleError(f"{where}: unknown field {key!r}")
@@ -351,6 +355,8 @@ def puzzle_from_dict(
 
 def load_puzzle(path: str | Path) -> Puzzle:
     """Read one puzzle file (TOML; never executed)."""
+    if not isinstance(path, (str, Path)):
+        raise PuzzleError(f"a puzzle file is a path, not {path!r}")
     p = Path(path)
     try:
         raw = read_limited(p)
@@ -369,6 +375,8 @@ def load_puzzle(path: str | Path) -> Puzzle:
 
 def load_puzzles(path: str | Path) -> list[Puzzle]:
     """One puzzle file, or every ``*.toml`` of a directory sorted by name."""
+    if not isinstance(path, (str, Path)):
+        raise PuzzleError(f"a puzzle file or directory is a path, not {path!r}")
     p = Path(path)
     if p.is_dir():
         files = sorted(p.glob("*.toml"))

@@ -15,10 +15,17 @@ import pytest
 from gen import paradox_free_line, start_position
 
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
+from catbox_solver.model.deal import first_lead
 from catbox_solver.model.notation import read_position
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.puzzles import load_puzzle, solve_puzzle
+from catbox_solver.puzzles import (
+    load_puzzle,
+    load_puzzles,
+    parse_condition,
+    puzzle_from_dict,
+    solve_puzzle,
+)
 from catbox_solver.search import exists as ex
 from catbox_solver.search.dd import dd_table, solve, value_only
 from catbox_solver.search.exists import Questions, make_solver
@@ -144,6 +151,19 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "a position needs a Ruleset, not None"),
     ("position hands None", lambda: replace_field(POS, hands=None),
      "position fields of the wrong kind"),
+    # the wrong type where a file, a table, a text or a ruleset is meant
+    ("load_puzzle None", lambda: load_puzzle(None),  # type: ignore[arg-type]
+     "a puzzle file is a path, not None"),
+    ("load_puzzles None", lambda: load_puzzles(None),  # type: ignore[arg-type]
+     "a puzzle file or directory is a path, not None"),
+    ("puzzle_from_dict None", lambda: puzzle_from_dict(None),  # type: ignore[arg-type]
+     "puzzle: a puzzle is a table of fields, not NoneType"),
+    ("parse_condition None", lambda: parse_condition(None),  # type: ignore[arg-type]
+     "a condition is text like 'no-paradox', not None"),
+    ("first_lead 'official'", lambda: first_lead("official", 1),  # type: ignore[arg-type]
+     "a Ruleset is needed to deal, not 'official'"),
+    ("Play.parse max None", lambda: Play.parse("7r", None),  # type: ignore[arg-type]
+     "the highest value must be 1-9, not None"),
 ]
 
 

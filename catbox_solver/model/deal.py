@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from catbox_solver.errors import RulesetError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 
@@ -31,6 +32,8 @@ def deck(rules: Ruleset) -> list[int]:
 def deal(rules: Ruleset, seed: int | random.Random) -> Deal:
     """Shuffle with ``seed`` (an int, or a Random to draw from) and deal the hand size to
     each seat; the same seed always gives the same deal."""
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"a Ruleset is needed to deal, not {rules!r}")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     cards = deck(rules)
     rng.shuffle(cards)

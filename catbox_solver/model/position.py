@@ -43,6 +43,8 @@ class Play(NamedTuple):
         """Read ``7r`` (case-insensitive; ``7R`` too). Raises NotationError."""
         if not isinstance(text, str):
             raise NotationError(f"a play is text like '7r', not {type(text).__name__}")
+        if not isinstance(max_value, int) or not 1 <= max_value <= 9:
+            raise NotationError(f"the highest value must be 1-9, not {max_value!r}")
         s = text.strip()
         if len(s) != 2:
             raise NotationError(f"a play is a value and a color like '7r', not {text!r}")
