@@ -373,12 +373,14 @@ class Position:
         return play
 
     def _check_cell(self, value: int, color: int) -> None:
+        """A cell of this board, else PositionError (value -1 was a shift error)."""
         if not (_is_int(value) and _is_int(color)) or not (
             1 <= value <= self.rules.values and 0 <= color <= 3
         ):
             raise PositionError(f"no cell of value {value!r} and color {color!r} on this board")
 
     def _check_seat(self, seat: int) -> None:
+        """A seat of this round, else PositionError (-1 answered for the last seat)."""
         if not _is_int(seat) or not 0 <= seat < self.rules.players:
             raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
 
@@ -625,6 +627,7 @@ def _as_play(p: object) -> Play:
 
 
 def _is_int(x: object) -> bool:
+    """A whole number, not a bool (True is an int to Python, not a seat or a count)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
