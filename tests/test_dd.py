@@ -27,6 +27,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.search import dd as dd_mod
 from catbox_solver.search.dd import (
     QUESTIONS,
     Answer,
@@ -666,6 +667,43 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
 
 
 @cache
+def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one job, the searches of a position with 5 or more tricks left run in a worker
+    thread (the compiled core without the GIL: an application's other threads keep
+    running), smaller ones and the python engine here; the answers and nodes are those
+    of the same searches run here."""
+    where: list[bool] = []
+    u = Search._u
+
+    def spy(s: Search, r: int) -> bool:
+        where.append(threading.current_thread() is threading.main_thread())
+        return u(s, r)
+
+    monkeypatch.setattr(Search, "_u", spy)
+    for pos, hero in _mid_positions():
+        where.clear()
+        ans = solve(pos, hero, "tricks")
+        if pos.tricks_left >= 5:  # the plays' searches off the main thread (the line here)
+            assert where and not any(where[:2]), where
+        else:
+            assert where and all(where), where
+        monkeypatch.setattr(dd_mod, "_GUARD_FROM", 99)  # everything here: the same answer
+        where.clear()
+        here = solve(pos, hero, "tricks")
+        monkeypatch.setattr(dd_mod, "_GUARD_FROM", 5)
+        assert all(where)
+        assert (here.value, here.plays, here.pv, here.nodes) == (
+            ans.value, ans.plays, ans.pv, ans.nodes
+        )
+    pos, hero = _mid_positions()[0]
+    where.clear()
+    solve(pos, hero, "paradox", engine="python")
+    assert all(where)
+    where.clear()
+    table = dd_table(pos)
+    assert table.rows and not where[0]
+
+
 def _mid_positions() -> tuple[tuple[Position, int], ...]:
     """Positions at the first play of a trick with 4 or 5 tricks left on paradox-free
     lines (4 and 5 players), the hero to move: searches long enough (thousands to a

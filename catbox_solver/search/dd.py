@@ -46,7 +46,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -1614,6 +1614,13 @@ def _check_jobs(jobs: int) -> int:
     return jobs or os.cpu_count() or 1
 
 
+def _long(pos: Position, engine: str) -> bool:
+    """Can a compiled search of ``pos`` take long (seconds or more)? Then one job runs in
+    a worker thread, without the GIL (see _in_threads); a small one stays here (a thread
+    for each tiny solve cost more than the solve)."""
+    return engine == "compiled" and pos.tricks_left >= _GUARD_FROM
+
+
 def _deadline(timeout: float | None, start: float) -> float | None:
     """The deadline of a search that may take ``timeout`` seconds (None: no limit)."""
     return None if timeout is None else start + check_seconds(timeout)
@@ -1626,12 +1633,15 @@ class _Steps:
     call the compiled core without the GIL: each with its own Search runs on a core of
     its own."""
 
-    def __init__(self, total: int, progress: Progress | None, jobs: int) -> None:
+    def __init__(
+        self, total: int, progress: Progress | None, jobs: int, off_main: bool = False
+    ) -> None:
         if progress is not None and not callable(progress):
             raise SearchError(f"progress must be a function (done, total, what), not {progress!r}")
         self.total = total
         self.progress = progress
         self.jobs = jobs
+        self.off_main = off_main  # one job: run it in a worker thread (see _in_threads)
         self.done = 0
         self.stopped = False  # (solve) out of time or stopped: start no more steps
         self._lock = threading.Lock()
@@ -1655,7 +1665,7 @@ class _Steps:
         """Run the steps, ``jobs`` at a time (see _in_threads). A _Timeout of a step is
         raised again once the steps under way have ended (the steps still waiting see
         ``stopped``)."""
-        errors = _in_threads(steps, self.jobs)
+        errors = _in_threads(steps, self.jobs, self.off_main)
         for e in errors:  # anything but a timeout first: it is a bug, not the clock
             if not isinstance(e, _Timeout):
                 raise e
@@ -1679,18 +1689,31 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseException]:
+def _in_threads(
+    calls: Sequence[Callable[[], None]], jobs: int, off_main: bool = False
+) -> list[BaseException]:
     """Run the calls in order, ``jobs`` at a time, and return what they raised. One job:
-    here, one call after the other up to the first that raises; more: in worker threads,
-    while this thread waits, every call (those after a timeout see it and return)."""
+    one call after the other up to the first that raises, here or (``off_main``) in a
+    worker thread while this one waits; more: in worker threads, while this thread
+    waits, every call (those after a timeout see it and return). Why off_main: in a
+    worker the compiled core runs without the GIL, so an application's other Python
+    threads keep running during a long search (in this thread they got a slice every
+    4096 nodes, about a seventh of their speed)."""
     errors: list[BaseException] = []
     if jobs == 1 or len(calls) <= 1:
-        for call in calls:
-            try:
-                call()
-            except Exception as e:  # noqa: BLE001 - handed to the caller
-                errors.append(e)
-                break
+
+        def one_by_one() -> None:
+            for call in calls:
+                try:
+                    call()
+                except Exception as e:  # noqa: BLE001 - handed to the caller
+                    errors.append(e)
+                    break
+
+        if off_main and threading.current_thread() is threading.main_thread():
+            _wait([_pool().submit(one_by_one)])
+        else:
+            one_by_one()
         return errors
     todo = iter(calls)
     lock = threading.Lock()
@@ -1707,8 +1730,15 @@ def _in_threads(calls: Sequence[Callable[[], None]], jobs: int) -> list[BaseExce
                 errors.append(e)
 
     pool = _pool()
-    wait([pool.submit(runner) for _ in range(min(jobs, len(calls)))])
+    _wait([pool.submit(runner) for _ in range(min(jobs, len(calls)))])
     return errors
+
+
+def _wait(futures: list[Future[None]]) -> None:
+    """Wait for the worker threads, waking often: a SIGINT that reached a worker thread
+    is handled (in this, the main thread) only once this thread runs Python again."""
+    while wait(futures, timeout=0.05).not_done:
+        pass
 
 
 @contextmanager
@@ -1776,7 +1806,7 @@ def solve(
     free: queue.SimpleQueue[Search] = queue.SimpleQueue()
     for s in searches:
         free.put(s)
-    steps = _Steps(len(phases) * len(searched), progress, jobs)
+    steps = _Steps(len(phases) * len(searched), progress, jobs, _long(pos, engine))
 
     def step(phase: str, i: int) -> None:
         """Search play i's sign or exact value on a free search (its state is the
@@ -2048,7 +2078,7 @@ def dd_table(
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
     names = {"paradox": "paradox verdict", "tricks": "trick points", "score": "score"}
-    steps = _Steps(3 * n, progress, jobs)
+    steps = _Steps(3 * n, progress, jobs, _long(pos, engine))
 
     def step(seat: int, q: str) -> None:
         """Seat ``seat``'s answer to ``q`` on its own search; out of time, the range."""
