@@ -165,6 +165,8 @@ def sheet_html(puzzles: Sequence[Puzzle], title: str = DEFAULT_TITLE) -> str:
     """The whole sheet as one HTML page (text): title, table of contents, every puzzle."""
     if not puzzles:
         raise CatboxError("no puzzles to export")
+    if not isinstance(title, str):
+        raise CatboxError(f"the sheet's title is text, not {title!r}")
     anchors = _anchors(puzzles)
     toc = "\n".join(
         f'<li><a href="#{escape(a, quote=True)}">{escape(pz.title)}</a></li>'

@@ -29,7 +29,7 @@ from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
-from catbox_solver.model.numbers import check_seconds
+from catbox_solver.model.numbers import check_int, check_seconds
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, value_only
@@ -551,6 +551,8 @@ def _cell_helps_victim(pos: Position, play: Play) -> bool:
 def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
     """Solve ``puzzle`` exactly and compare with its stored answer (``ok``). A search that
     runs out of ``timeout`` seconds raises :class:`SearchError` naming the puzzle."""
+    if not isinstance(puzzle, Puzzle):
+        raise PuzzleError(f"a puzzle is needed, not {type(puzzle).__name__}")
     if timeout is not None:
         check_seconds(timeout)  # (a NaN deadline was never reached)
     if puzzle.question not in KINDS:
@@ -744,6 +746,8 @@ def _toml_list(items: Sequence[str]) -> str:
 def puzzle_to_toml(pz: Puzzle) -> str:
     """The puzzle as a TOML file that :func:`load_puzzle` reads back to an equal puzzle
     (apart from ``path``)."""
+    if not isinstance(pz, Puzzle):
+        raise PuzzleError(f"a puzzle is needed, not {type(pz).__name__}")
     lines = [
         f"id = {toml_string(pz.id)}",
         f"title = {toml_string(pz.title)}",
@@ -969,6 +973,10 @@ def generate(
     ``seed``."""
     if theme not in THEMES:
         raise PuzzleError(f"unknown theme {theme!r}; one of {', '.join(THEMES)}")
+    if exclude is not None and not isinstance(exclude, set):
+        raise PuzzleError(f"exclude is a set of position notations, not {exclude!r}")
+    if max_rounds is not None:
+        check_int(max_rounds, "max_rounds", 1)
     if theme == "empty-square" and players != 2:
         raise PuzzleError("the empty-square theme is a 2-player theme (--players 2)")
     if theme == "exact-bid" and players == 2:

@@ -106,6 +106,8 @@ def _score_lines(pos: Position) -> list[str]:
 def render_text(pos: Position, ansi: bool = False) -> str:
     """A readable multi-line picture of ``pos`` (no trailing newline); ``ansi`` colors the
     row labels and highlights the player to move."""
+    if not isinstance(pos, Position):
+        raise PositionError(f"a position is needed, not {type(pos).__name__}")
     rules = pos.rules
     title = f"{rules.players} players, ruleset {rules.name}"
     row_names = ", ".join(COLOR_NAMES[COLOR_CHARS.index(ch)] for ch in rules.row_order)

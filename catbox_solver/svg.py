@@ -502,6 +502,8 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
     None leaves the natural size of 720 units wide. ``hero`` marks one seat as the player a
     puzzle asks about.
     """
+    if not isinstance(pos, Position):
+        raise PositionError(f"a position is needed, not {type(pos).__name__}")
     ok = isinstance(size, (int, float)) and not isinstance(size, bool)
     if size is not None and (not ok or not 0 < size < 1_000_000):  # (NaN fails this too)
         raise PositionError(f"picture size must be a positive number of pixels, not {size!r}")

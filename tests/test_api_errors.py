@@ -15,17 +15,22 @@ import pytest
 from gen import paradox_free_line, start_position
 
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
+from catbox_solver.export import sheet_html
 from catbox_solver.model.deal import first_lead
+from catbox_solver.model.game import play_game
 from catbox_solver.model.notation import read_position
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.puzzles import (
+    generate,
     load_puzzle,
     load_puzzles,
     parse_condition,
     puzzle_from_dict,
+    puzzle_to_toml,
     solve_puzzle,
 )
+from catbox_solver.render import render_text
 from catbox_solver.search import exists as ex
 from catbox_solver.search.dd import dd_table, solve, value_only
 from catbox_solver.search.exists import Questions, make_solver
@@ -164,6 +169,27 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "a Ruleset is needed to deal, not 'official'"),
     ("Play.parse max None", lambda: Play.parse("7r", None),  # type: ignore[arg-type]
      "the highest value must be 1-9, not None"),
+    ("generate exclude 5", lambda: next(generate("avoid-paradox", 4, 1, exclude=5)),  # type: ignore[arg-type]
+     "exclude is a set of position notations, not 5"),
+    ("generate max_rounds '2'", lambda: next(generate("avoid-paradox", 4, 1, max_rounds="2")),  # type: ignore[arg-type]
+     "max_rounds must be a whole number, not '2'"),
+    ("sheet title None", lambda: sheet_html([load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))],
+                                            title=None),  # type: ignore[arg-type]
+     "the sheet's title is text, not None"),
+    ("play_game start None", lambda: play_game(Ruleset(), first_start=None),  # type: ignore[arg-type]
+     "start seat None outside 0..3"),
+    ("play_game start 1.5", lambda: play_game(Ruleset(), first_start=1.5),  # type: ignore[arg-type]
+     "start seat 1.5 outside 0..3"),
+    ("ruleset name bytes", lambda: Ruleset.from_name(b"official", 4),  # type: ignore[arg-type]
+     "a ruleset name is text like 'official', not b'official'"),
+    ("solve_puzzle None", lambda: solve_puzzle(None),  # type: ignore[arg-type]
+     "a puzzle is needed, not NoneType"),
+    ("puzzle_to_toml None", lambda: puzzle_to_toml(None),  # type: ignore[arg-type]
+     "a puzzle is needed, not NoneType"),
+    ("position_svg None", lambda: position_svg(None),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("render_text None", lambda: render_text(None),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
 ]
 
 

@@ -241,9 +241,15 @@ def play_game(
     """A game of ``rules.players`` rounds; round i (from 0) starts with seat
     ``(first_start + i) % players``. Deals come from ``random.Random(seed)`` in turn (so
     round 1 is ``deal(rules, seed)``); bots default to seeded RandomBots."""
+    if not isinstance(rules, Ruleset):
+        raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
-    if not 0 <= first_start < n:
-        raise CatboxError(f"start seat {first_start} outside 0..{n - 1}")
+    if (
+        not isinstance(first_start, int)
+        or isinstance(first_start, bool)
+        or not 0 <= first_start < n
+    ):
+        raise CatboxError(f"start seat {first_start!r} outside 0..{n - 1}")
     if bots is None:
         bots = random_bots(n, seed)
     rng = random.Random(seed)

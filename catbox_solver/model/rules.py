@@ -177,7 +177,9 @@ class Ruleset:
     @classmethod
     def from_name(cls, spec: str, players: int) -> Ruleset:
         """Build from a preset name, optionally followed by ``,switch=value`` overrides."""
-        if not isinstance(spec, str) or not spec.strip():
+        if not isinstance(spec, str):
+            raise RulesetError(f"a ruleset name is text like 'official', not {spec!r}")
+        if not spec.strip():
             raise RulesetError("empty ruleset name")
         head, *rest = [part.strip() for part in spec.split(",")]
         if head not in PRESETS:
