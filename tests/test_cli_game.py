@@ -131,6 +131,37 @@ def test_play_a_game_from_typed_input(players: int, seat: int, tmp_path: Path) -
     assert code == 0 and out.startswith(f"valid: {players} rounds\n")
 
 
+def test_play_record_path_checked_first_and_kept_when_stopped(tmp_path: Path) -> None:
+    """--record: a path that cannot be written fails before the game (it failed after the
+    last round, losing the game); input that ends in round 2 leaves the record of round 1,
+    which verify accepts (a record may stop after any round)."""
+    code, out, err = run("play", "-p", "3", "--seed", "5", "--record",
+                         str(tmp_path / "missing" / "g.txt"), input="")
+    assert code == 2 and "round 1" not in out
+    assert err == f"error: --record: cannot write '{tmp_path / 'missing' / 'g.txt'}': No such " \
+        "file or directory\n"
+    rules = Ruleset(players=3)
+    recorder = Recorder(99)
+    bots: list[Bot] = list(random_bots(3, 5))
+    bots[0] = recorder
+    typed_by_round: list[int] = []
+    play_game(rules, 5, bots, on_round=lambda rounds: typed_by_round.append(len(recorder.typed)))
+    file = tmp_path / "game.txt"
+    code, out, err = run(
+        "play", "-p", "3", "--seed", "5", "--record", str(file),
+        input="\n".join(recorder.typed[: typed_by_round[0]]) + "\n",
+    )
+    assert code == 2 and "=== round 2: seat 1 starts ===" in out
+    assert err == (
+        f"record of the 1 round finished written to {file}\n"
+        "error: the input ended before the game did\n"
+    )
+    text = file.read_text(encoding="utf-8")
+    assert "round 1" in text and "round 2" not in text and "totals" not in text
+    code, out, _ = run("verify", str(file))
+    assert code == 0 and out.startswith("valid: 1 rounds\n")
+
+
 def test_play_rejects_a_bad_discard_and_prediction() -> None:
     rules = Ruleset(players=3)
     recorder = Recorder(3)

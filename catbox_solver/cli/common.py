@@ -111,6 +111,11 @@ class Seconds(_FloatParam):
         return seconds
 
 
+def counted(k: int, word: str) -> str:
+    """``k`` and ``word``, plural unless k is 1: "1 puzzle", "3 puzzles"."""
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
 def fail(message: str) -> None:
     """Raise a one-line bad-input error from inside a command (exit code 2)."""
     raise click.exceptions.Exit(_echo_err(message))

@@ -13,6 +13,7 @@ import click
 
 from catbox_solver.cli.common import (
     EXIT_INVALID,
+    counted,
     echo_json,
     fail,
     json_option,
@@ -28,7 +29,13 @@ from catbox_solver.model.files import read_limited
 from catbox_solver.model.game import EVENTS, GameResult, RoundResult, play_game, setup_round
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import RULE_TEXT, Play
-from catbox_solver.model.record import game_record, read_record, write_record
+from catbox_solver.model.record import (
+    GameRecord,
+    game_record,
+    read_record,
+    round_record,
+    write_record,
+)
 from catbox_solver.model.referee import Verdict, verify
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.render import board_lines
@@ -231,16 +238,44 @@ def play_cmd(
     rules = _rules(ruleset, players)
     if not 0 <= seat < players:
         fail(f"--seat: seat {seat} outside 0..{players - 1}")
+    if record_file:  # a bad path fails now, not after the game: opened to append, once
+        target = Path(record_file)
+        existed = target.exists()
+        try:
+            with target.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            fail(f"--record: cannot write {record_file!r}: {exc.strerror or exc}")
+        if not existed:
+            target.unlink()  # (the record is written after the first round)
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     click.echo(f"Cat in the Box, {players} players, ruleset {rules.name}, seed {seed}")
     click.echo(f"you are seat {seat}")
     bots: list[Bot] = list(random_bots(players, seed))
     bots[seat] = TerminalBot()
+    names = tuple("you" if s == seat else f"bot{s}" for s in range(players))
+
+    def write(record: GameRecord) -> None:
+        assert record_file is not None
+        Path(record_file).write_text(write_record(record), encoding="utf-8")
+
+    finished = [0]
+
+    def so_far(rounds: tuple[RoundResult, ...]) -> None:
+        """The record of the rounds finished (a game stopped early keeps them)."""
+        write(GameRecord(rules, tuple(round_record(r) for r in rounds), seed, names))
+        finished[0] = len(rounds)
+
     try:
-        game = play_game(rules, seed, bots, 0, _observer(seat))
+        game = play_game(
+            rules, seed, bots, 0, _observer(seat), so_far if record_file else None
+        )
     except click.exceptions.Abort as exc:  # a prompt met Ctrl-C or the end of its input
         click.echo()  # (ends the prompt's line)
+        if record_file and finished[0]:
+            done = counted(finished[0], "round")
+            click.echo(f"record of the {done} finished written to {record_file}", err=True)
         if isinstance(exc.__context__, KeyboardInterrupt):
             stopped()
         fail("the input ended before the game did")
@@ -248,8 +283,7 @@ def play_cmd(
     won = ", ".join("you" if s == seat else f"seat {s}" for s in game.winners)
     click.echo(f"winner{'s' if len(game.winners) > 1 else ''}: {won}")
     if record_file:
-        names = tuple("you" if s == seat else f"bot{s}" for s in range(players))
-        Path(record_file).write_text(write_record(game_record(game, names)), encoding="utf-8")
+        write(game_record(game, names))
         click.echo(f"record written to {record_file}")
 
 
@@ -391,7 +425,7 @@ def simulate_cmd(
             return
         n_rounds = diff["rounds"]
         click.echo(
-            f"{games} games ({n_rounds} rounds), {players} players, seed {seed}: "
+            f"{counted(games, 'game')} ({n_rounds} rounds), {players} players, seed {seed}: "
             f"{rules.name} against {other.name} on the same deals and bots"
         )
         click.echo(f"paradox rate     {stats['paradox_rate']:.3f} against "
@@ -411,7 +445,8 @@ def simulate_cmd(
         echo_json(stats)
         return
     lines = [
-        f"{games} games ({stats['rounds']} rounds), {players} players, ruleset {rules.name}, "
+        f"{counted(games, 'game')} ({stats['rounds']} rounds), {players} players, "
+        f"ruleset {rules.name}, "
         f"seed {seed}",
         f"paradox rate     {stats['paradox_rate']:.3f} ({stats['paradox_rounds']} rounds)",
         "paradox in trick "

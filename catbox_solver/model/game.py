@@ -237,10 +237,13 @@ def play_game(
     bots: Sequence[Bot] | None = None,
     first_start: int = 0,
     observer: Observer | None = None,
+    on_round: Callable[[tuple[RoundResult, ...]], None] | None = None,
 ) -> GameResult:
     """A game of ``rules.players`` rounds; round i (from 0) starts with seat
     ``(first_start + i) % players``. Deals come from ``random.Random(seed)`` in turn (so
-    round 1 is ``deal(rules, seed)``); bots default to seeded RandomBots."""
+    round 1 is ``deal(rules, seed)``); bots default to seeded RandomBots. ``on_round``
+    gets the rounds played so far after each one (catbox play writes its record then, so
+    that a game stopped early keeps its finished rounds)."""
     if not isinstance(rules, Ruleset):
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
@@ -256,6 +259,8 @@ def play_game(
     rounds = []
     for i in range(n):
         rounds.append(play_round(deal(rules, rng), (first_start + i) % n, bots, i + 1, observer))
+        if on_round is not None:
+            on_round(tuple(rounds))
     totals = tuple(sum(r.scores[s] for r in rounds) for s in range(n))
     return GameResult(
         rules, seed, first_start, tuple(rounds), totals, game_winners(totals, rounds[-1].scores)
