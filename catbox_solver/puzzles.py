@@ -970,7 +970,8 @@ def generate(
     is unique (one correct play; best-score: one best play, at least one point clear),
     there are at least three legal plays and at least one tempting wrong one, and the
     position is new (``exclude`` holds notations already used). Reproducible from
-    ``seed``."""
+    ``seed``. Bad arguments raise at once, not at the first puzzle (so that a caller
+    creates no output directory for a theme that cannot work)."""
     if theme not in THEMES:
         raise PuzzleError(f"unknown theme {theme!r}; one of {', '.join(THEMES)}")
     if exclude is not None and not isinstance(exclude, set):
@@ -980,8 +981,20 @@ def generate(
     if theme == "empty-square" and players != 2:
         raise PuzzleError("the empty-square theme is a 2-player theme (--players 2)")
     if theme == "exact-bid" and players == 2:
-        raise PuzzleError("the exact-bid theme needs predictions: 3-5 players")
+        raise PuzzleError("the exact-bid theme is for 3-5 players (--players 3, 4 or 5)")
     rules = Ruleset.from_name(ruleset, players)
+    return _generate(theme, players, seed, exclude, rules, max_rounds)
+
+
+def _generate(
+    theme: str,
+    players: int,
+    seed: int,
+    exclude: set[str] | None,
+    rules: Ruleset,
+    max_rounds: int | None,
+) -> Iterator[Puzzle]:
+    """The stream of :func:`generate`, its arguments checked."""
     rng = random.Random(f"{theme}/{players}/{seed}")
     seen = set() if exclude is None else exclude
     kind = THEME_QUESTION[theme]

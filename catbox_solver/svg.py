@@ -495,6 +495,10 @@ def _summary(pos: Position) -> str:
     return " ".join(parts)
 
 
+MAX_SIZE = 100_000
+"""The widest picture drawn, in pixels."""
+
+
 def position_svg(pos: Position, size: int | None = None, *, hero: int | None = None) -> str:
     """The picture of ``pos`` as SVG text.
 
@@ -505,8 +509,10 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
     if not isinstance(pos, Position):
         raise PositionError(f"a position is needed, not {type(pos).__name__}")
     ok = isinstance(size, (int, float)) and not isinstance(size, bool)
-    if size is not None and (not ok or not 0 < size < 1_000_000):  # (NaN fails this too)
-        raise PositionError(f"picture size must be a positive number of pixels, not {size!r}")
+    if size is not None and (not ok or not 0 < size <= MAX_SIZE):  # (NaN fails this too)
+        raise PositionError(
+            f"picture size must be a number of pixels above 0, at most {MAX_SIZE}, not {size!r}"
+        )
     n = pos.rules.players
     if hero is not None and (not isinstance(hero, int) or not 0 <= hero < n):
         raise PositionError(f"hero seat {hero} is not a seat of a {n}-player position")

@@ -120,9 +120,9 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "players must be a whole number, not '4'"),
     # deep crashes before
     ("svg size nan", lambda: position_svg(POS, size=NAN),  # type: ignore[arg-type]
-     "picture size must be a positive number of pixels, not nan"),
+     "picture size must be a number of pixels above 0, at most 100000, not nan"),
     ("svg size inf", lambda: position_svg(POS, size=math.inf),  # type: ignore[arg-type]
-     "picture size must be a positive number of pixels, not inf"),
+     "picture size must be a number of pixels above 0, at most 100000, not inf"),
     ("neutral value 0", lambda: Position.new_round(
         Ruleset(players=2), [[1, 1, 2, 2, 3, 3, 4, 4, 5]] * 2, 0, None, (0, 1, 2)),
      "neutral token value 0 outside 1-5"),

@@ -141,6 +141,47 @@ def test_generate_writes_solvable_files_reproducibly(tmp_path: Path) -> None:
     assert len(list(a.glob("*.toml"))) == 6
 
 
+def test_generate_never_overwrites_and_checks_before_making_out(tmp_path: Path) -> None:
+    """A file of a new puzzle's name already in --out (its position edited since) is
+    kept, and said so (it was replaced without a word); a theme that cannot work makes
+    no directory (empty ones were left behind)."""
+    args = ["puzzle", "generate", "--theme", "avoid-paradox", "--players", "3",
+            "--count", "1", "--seed", "5", "--quiet"]
+    code, out, _ = _run(*args, "--out", str(tmp_path / "a"), "--json")
+    assert code == 0
+    (first,) = json.loads(out)["files"]
+    edited = Path(first).read_text(encoding="utf-8").replace(
+        'title = "', 'title = "Edited: ', 1
+    )
+    text = edited.splitlines()
+    pos_line = next(i for i, ln in enumerate(text) if ln.startswith("position = "))
+    other = (PUZZLES / "avoid-paradox-3p-0106eb9c.toml").read_text(encoding="utf-8")
+    text[pos_line] = next(ln for ln in other.splitlines() if ln.startswith("position = "))
+    Path(first).write_text("\n".join(text) + "\n", encoding="utf-8")
+    code, out, err = _run(*args, "--out", str(tmp_path / "a"), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["kept"] == [first] and first not in data["files"] and len(data["files"]) == 1
+    assert err == f"kept {first}: a file of that name is there (not overwritten)\n"
+    assert Path(first).read_text(encoding="utf-8") == "\n".join(text) + "\n"
+    code, out, err = _run(*args, "--out", str(tmp_path / "a"))
+    assert out.rstrip().splitlines()[-1] == f"wrote 1 avoid-paradox puzzle to {tmp_path / 'a'}"
+    code, _, err = _run("puzzle", "generate", "--theme", "exact-bid", "--players", "2",
+                        "--out", str(tmp_path / "z" / "deep"))
+    assert code == 2 and err == (
+        "error: the exact-bid theme is for 3-5 players (--players 3, 4 or 5)\n"
+    )
+    assert not (tmp_path / "z").exists()
+
+
+def test_export_to_standard_output_with_dash(tmp_path: Path) -> None:
+    code, out, err = _run("puzzle", "export", str(FIG34), "-o", "-")
+    assert code == 0 and out.startswith("<!DOCTYPE html>") and err == ""
+    assert not Path("-").exists()
+    code, _, err = _run("puzzle", "export", str(FIG34), "-o", str(tmp_path / "s.html"))
+    assert code == 0 and err.startswith(f"wrote {tmp_path / 's.html'}: 1 puzzle, ")
+
+
 def test_generate_bad_input_exit_2(tmp_path: Path) -> None:
     code, _, err = _run("puzzle", "generate", "--theme", "empty-square", "--players", "4",
                         "--out", str(tmp_path))

@@ -202,7 +202,7 @@ def test_export_command(tmp_path: Path) -> None:
     out = tmp_path / "sheet.html"
     result = run("puzzle", "export", str(tmp_path), "-o", str(out), "--title", "Week 3")
     assert result.exit_code == 0
-    assert result.output == f"wrote {out}: 1 puzzles, {out.stat().st_size} bytes\n"
+    assert result.output == f"wrote {out}: 1 puzzle, {out.stat().st_size} bytes\n"
     loaded = load_puzzles(tmp_path)
     assert out.read_text(encoding="utf-8") == sheet_html(loaded, "Week 3")
     result = run("puzzle", "export", str(tmp_path / "a.toml"))

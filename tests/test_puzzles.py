@@ -362,7 +362,7 @@ def test_generator_rejects_bad_themes() -> None:
         next(generate("chess", 4, 1))
     with pytest.raises(PuzzleError, match="2-player theme"):
         next(generate("empty-square", 4, 1))
-    with pytest.raises(PuzzleError, match="needs predictions"):
+    with pytest.raises(PuzzleError, match="the exact-bid theme is for 3-5 players"):
         next(generate("exact-bid", 2, 1))
 
 

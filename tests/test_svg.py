@@ -266,6 +266,11 @@ def test_render_prints_or_writes_the_svg(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == position_svg(
         position_from_notation(TWO_P), 360, hero=1
     )
+    # '-o -' is standard output (it wrote a file named '-'), and the size has a maximum
+    result = run("render", FOUR_P, "-o", "-")
+    assert result.exit_code == 0 and result.output == position_svg(position_from_notation(FOUR_P))
+    result = run("render", FOUR_P, "--size", "100001")
+    assert result.exit_code == 2 and "1<=x<=100000" in result.output
 
 
 def test_render_errors_are_one_line() -> None:

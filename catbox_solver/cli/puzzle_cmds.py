@@ -6,6 +6,7 @@ Thin: parse the arguments, call :mod:`catbox_solver.puzzles`, print.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -13,6 +14,7 @@ import click
 from catbox_solver.cli.common import (
     EXIT_INVALID,
     Seconds,
+    counted,
     echo_json,
     json_option,
     progress,
@@ -171,18 +173,30 @@ def generate_cmd(
     except OSError as exc:
         raise PuzzleError(f"{out}: cannot create the directory: {exc.strerror}") from None
     written: list[str] = []
-    for pz in progress(itertools.islice(stream, count), count, f"{theme} puzzles", quiet):
+    kept: list[str] = []  # files of a new puzzle's name already there: never overwritten
+
+    def new_files() -> Iterator[Puzzle]:
+        for pz in stream:
+            if (out / f"{pz.id}.toml").exists():  # (its position was edited since)
+                kept.append(str(out / f"{pz.id}.toml"))
+                continue
+            yield pz
+
+    for pz in progress(itertools.islice(new_files(), count), count, f"{theme} puzzles", quiet):
         target = out / f"{pz.id}.toml"
         target.write_text(puzzle_to_toml(pz), encoding="utf-8")
         made.append(pz)
         written.append(str(target))
+    for name in kept:
+        click.echo(f"kept {name}: a file of that name is there (not overwritten)", err=True)
     if as_json:
         echo_json({
             "theme": theme, "players": players, "seed": seed,
             "files": written,
             "difficulty": [p.difficulty for p in made],
+            "kept": kept,
         })
     else:
         for name, pz in zip(written, made, strict=True):
             click.echo(f"{name}  difficulty {pz.difficulty}  {pz.title}")
-        click.echo(f"wrote {len(made)} {theme} puzzles to {out}")
+        click.echo(f"wrote {counted(len(made), f'{theme} puzzle')} to {out}")

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
-from catbox_solver.cli.common import main
+from catbox_solver.cli.common import counted, main
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
 from catbox_solver.model.notation import read_position
 from catbox_solver.puzzles import load_puzzles
-from catbox_solver.svg import position_svg
+from catbox_solver.svg import MAX_SIZE, position_svg
 
 _EXAMPLE_4P = (
     "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
@@ -57,11 +57,11 @@ Example:
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the SVG to this file (default: standard output).",
+    help="Write the SVG to this file (default, or '-': standard output).",
 )
 @click.option(
     "--size",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_SIZE),
     default=None,
     help="Width in pixels (default: the natural 720).",
 )
@@ -69,7 +69,7 @@ Example:
 def render(position: str, output: Path | None, size: int | None, hero: int | None) -> None:
     """Draw a position as SVG."""
     svg = position_svg(read_position(position), size, hero=hero)
-    if output is None:
+    if output is None or str(output) == "-":
         click.echo(svg, nl=False)
     else:
         output.write_text(svg, encoding="utf-8")
@@ -81,16 +81,16 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the HTML page to this file (default: standard output).",
+    help="Write the HTML page to this file (default, or '-': standard output).",
 )
 @click.option("--title", default=DEFAULT_TITLE, show_default=True, help="The page title.")
 def export(puzzles: Path, output: Path | None, title: str) -> None:
     """Export puzzles as a printable HTML sheet."""
     loaded = load_puzzles(puzzles)
-    if output is None:
+    if output is None or str(output) == "-":
         from catbox_solver.export import sheet_html
 
         click.echo(sheet_html(loaded, title), nl=False)
         return
     size = write_sheet(loaded, output, title)
-    click.echo(f"wrote {output}: {len(loaded)} puzzles, {size} bytes", err=True)
+    click.echo(f"wrote {output}: {counted(len(loaded), 'puzzle')}, {size} bytes", err=True)
