@@ -155,6 +155,23 @@ def test_rules_list_readable_names_sources() -> None:
     assert "czech-color-loss: color_loss=declared" in result.output
 
 
+def test_rules_diff_shows_the_position_under_b_when_it_differs() -> None:
+    """With two-player-prediction, reading B's position has the predictions it was asked
+    with (A's notation has none): shown in the text and the JSON, and it gives B's answer
+    (before, the answer could not be reproduced from what was printed)."""
+    args = ["rules", "diff", "official", "two-player-prediction", "-n", "2", "--question",
+            "score"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    under_b = position_from_notation(data["b"]["notation"])
+    assert under_b.predictions is not None and None not in under_b.predictions
+    assert value_only(under_b, data["hero"], "score") == data["b"]["answer"]
+    assert "position" not in data["a"]
+    text = CliRunner().invoke(main, args).output
+    assert f"under two-player-prediction the position is: {data['b']['notation']}" in text
+
+
 def test_rules_diff_cli_json_and_errors() -> None:
     runner = CliRunner()
     result = runner.invoke(

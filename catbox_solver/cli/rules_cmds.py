@@ -173,7 +173,12 @@ def rules_diff(
                 "line": [play_json(p) for p in result.line],
                 "hero": result.hero,
                 "a": {"ruleset": a.name, "answer": _answer_json(result.answer_a)},
-                "b": {"ruleset": b.name, "answer": _answer_json(result.answer_b)},
+                "b": {"ruleset": b.name, "answer": _answer_json(result.answer_b), **(
+                    {} if result.position_b is None else {
+                        "position": position_to_dict(result.position_b),
+                        "notation": position_to_notation(result.position_b),
+                    }
+                )},
             })
             return
         click.echo(f"{a.name} and {b.name} differ ({question}); smallest position found: "
@@ -185,6 +190,8 @@ def rules_diff(
         what = "legal plays" if question == "legal" else f"{question} for seat {result.hero}"
         click.echo(f"{a.name}: {what}: {_answer_text(result.answer_a)}")
         click.echo(f"{b.name}: {what}: {_answer_text(result.answer_b)}")
+        if result.position_b is not None:  # (B's predictions, which A's notation lacks)
+            click.echo(f"under {b.name} the position is: {position_to_notation(result.position_b)}")
         return
     cards, left = result.bound
     if as_json:
