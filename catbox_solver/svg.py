@@ -25,6 +25,7 @@ from __future__ import annotations
 from html import escape
 
 from catbox_solver.errors import PositionError
+from catbox_solver.model.numbers import is_number
 from catbox_solver.model.position import Position, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, RED
 
@@ -508,8 +509,7 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
     """
     if not isinstance(pos, Position):
         raise PositionError(f"a position is needed, not {type(pos).__name__}")
-    ok = isinstance(size, (int, float)) and not isinstance(size, bool)
-    if size is not None and (not ok or not 0 < size <= MAX_SIZE):  # (NaN fails this too)
+    if size is not None and (not is_number(size) or not 0 < size <= MAX_SIZE):  # (NaN too)
         raise PositionError(
             f"picture size must be a number of pixels above 0, at most {MAX_SIZE}, not {size!r}"
         )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from catbox_solver.errors import CatboxError, IllegalPlayError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import Deal, deal
+from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import RED, Ruleset
 
@@ -247,11 +248,7 @@ def play_game(
     if not isinstance(rules, Ruleset):
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
-    if (
-        not isinstance(first_start, int)
-        or isinstance(first_start, bool)
-        or not 0 <= first_start < n
-    ):
+    if not is_whole(first_start) or not 0 <= first_start < n:
         raise CatboxError(f"start seat {first_start!r} outside 0..{n - 1}")
     if bots is None:
         bots = random_bots(n, seed)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError
+from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
@@ -65,7 +66,7 @@ def position_to_json(pos: Position) -> str:
 
 def _int(d: dict[str, Any], name: str, lo: int, hi: int) -> int:
     v = d.get(name)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+    if not is_whole(v) or not lo <= v <= hi:
         raise NotationError(f"must be an integer {lo}-{hi}, not {v!r}", field=name)
     return v
 
@@ -131,7 +132,7 @@ def position_from_dict(d: Any) -> Position:
     hands = _list(d.get("hands"), "hands", n)
     for seat, h in enumerate(hands):
         if not isinstance(h, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in h
+            is_whole(v) for v in h
         ):
             raise NotationError(f"seat {seat}: a hand is a list of values", field="hands")
         for v in h:
@@ -156,12 +157,12 @@ def position_from_dict(d: Any) -> Position:
                 f"play {i + 1}: unknown key(s) {', '.join(sorted(map(repr, extra)))}",
                 field="trick",
             )
-        if "seat" in t and (not isinstance(t["seat"], int) or isinstance(t["seat"], bool)):
+        if "seat" in t and not is_whole(t["seat"]):
             raise NotationError(f"play {i + 1}: seat {t['seat']!r} is not a seat", field="trick")
         raw_value: Any = t.get("value")
         color: Any = t.get("color")
         play_seat = t.get("seat")
-        if not isinstance(raw_value, int) or isinstance(raw_value, bool) or not 1 <= raw_value <= 9:
+        if not is_whole(raw_value) or not 1 <= raw_value <= 9:
             raise NotationError(f"play {i + 1}: bad value {raw_value!r}", field="trick")
         value: int = raw_value
         if not isinstance(color, str) or len(color) != 1 or color.upper() not in COLOR_CHARS:
@@ -179,12 +180,12 @@ def position_from_dict(d: Any) -> Position:
             )
         trick.append(play)
     won = _list(d.get("tricks_won"), "tricks_won", n)
-    if not all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in won):
+    if not all(is_whole(w) and w >= 0 for w in won):
         raise NotationError("must be non-negative integers", field="tricks_won")
     preds = d.get("predictions")
     if preds is not None:
         preds = _list(preds, "predictions", n)
-        if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in preds):
+        if not all(p is None or is_whole(p) for p in preds):
             raise NotationError("must be integers or null", field="predictions")
         if not rules.has_predictions:
             raise NotationError(f"{n} players make no predictions", field="predictions")

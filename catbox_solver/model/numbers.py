@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TypeGuard
 
 from catbox_solver.errors import SearchError
 
@@ -20,13 +21,21 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     return int(text)
 
 
+def is_whole(value: object) -> TypeGuard[int]:
+    """An int and not a bool (True is an int to Python, not a seat or a count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    """An int or a float and not a bool (NaN and infinities included: callers check)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` if it is an int (not a bool) within [low, high], else a SearchError
     naming ``what``: a float, NaN or a huge number passed to a solver was read as
     something else (a loop never run, a deadline never reached)."""
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise SearchError(f"{what} must be a whole number, not {value!r}")
     if (low is not None and value < low) or (high is not None and value > high):
         lo = "" if low is None else f" at least {low}"
@@ -39,7 +48,7 @@ def check_seconds(value: object, what: str = "timeout") -> float:
     """``value`` as a number of seconds, finite and not negative (0: give up at once),
     else a SearchError: a NaN deadline is never reached (the search ran on for ever)."""
     bad = SearchError(f"{what} must be a number of seconds, 0 or more, not {value!r}")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not is_number(value):
         raise bad
     seconds = float(value)
     if not math.isfinite(seconds) or seconds < 0:
@@ -47,4 +56,4 @@ def check_seconds(value: object, what: str = "timeout") -> float:
     return seconds
 
 
-__all__ = ["check_int", "check_seconds", "whole_number"]
+__all__ = ["check_int", "check_seconds", "is_number", "is_whole", "whole_number"]

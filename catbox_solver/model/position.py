@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
+from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Ruleset
 
 PLAY_COLOR_CHARS = "rbyg"
@@ -218,7 +219,7 @@ class Position:
             raise PositionError(f"a position needs a Ruleset, not {rules!r}")
         n = rules.players
         for v in neutral_values:
-            if not _is_int(v) or not 1 <= v <= rules.values:
+            if not is_whole(v) or not 1 <= v <= rules.values:
                 raise PositionError(f"neutral token value {v!r} outside 1-{rules.values}")
         if predictions is None and rules.has_predictions:
             predictions = (None,) * n
@@ -366,7 +367,7 @@ class Position:
                 f"a play is a Play or text like '7r', not {play!r}", "not a card"
             )
         # (a value past this round's, like 9 with 4 players, is a card nobody holds)
-        if not (_is_int(play.value) and _is_int(play.color)) or not (
+        if not (is_whole(play.value) and is_whole(play.color)) or not (
             1 <= play.value <= 9 and 0 <= play.color <= 3
         ):
             raise IllegalPlayError(f"{play!r} is not a card (values 1-9, colors 0-3)", "not a card")
@@ -374,14 +375,14 @@ class Position:
 
     def _check_cell(self, value: int, color: int) -> None:
         """A cell of this board, else PositionError (value -1 was a shift error)."""
-        if not (_is_int(value) and _is_int(color)) or not (
+        if not (is_whole(value) and is_whole(color)) or not (
             1 <= value <= self.rules.values and 0 <= color <= 3
         ):
             raise PositionError(f"no cell of value {value!r} and color {color!r} on this board")
 
     def _check_seat(self, seat: int) -> None:
         """A seat of this round, else PositionError (-1 answered for the last seat)."""
-        if not _is_int(seat) or not 0 <= seat < self.rules.players:
+        if not is_whole(seat) or not 0 <= seat < self.rules.players:
             raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
 
     def is_legal(self, play: Play) -> bool:
@@ -619,16 +620,11 @@ def _as_play(p: object) -> Play:
         if not isinstance(p, (tuple, list)) or len(p) != 2:
             raise TypeError(f"a play is a Play or (value, color), not {p!r}")
         p = Play(*p)
-    if not _is_int(p.value) or not _is_int(p.color) or not 0 <= p.value <= 9:
+    if not is_whole(p.value) or not is_whole(p.color) or not 0 <= p.value <= 9:
         raise TypeError(f"{p!r} is not a card")
     if not 0 <= p.color <= 3:
         raise TypeError(f"{p!r} has no color 0-3")
     return PLAYS[p.value][p.color]
-
-
-def _is_int(x: object) -> bool:
-    """A whole number, not a bool (True is an int to Python, not a seat or a count)."""
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def check_position(pos: Position) -> None:
@@ -643,10 +639,10 @@ def check_position(pos: Position) -> None:
                            ("tricks won", pos.tricks_won)):
         scalars += [(f"{name} of seat {i}", x) for i, x in enumerate(per_seat)]
     for name, x in scalars:
-        if not _is_int(x):
+        if not is_whole(x):
             raise PositionError(f"{name}: {x!r} is not a whole number")
     for seat, pred in enumerate(pos.predictions or ()):
-        if pred is not None and not _is_int(pred):
+        if pred is not None and not is_whole(pred):
             raise PositionError(f"prediction of seat {seat}: {pred!r} is not a whole number")
     for name, seq in (
         ("board owners", pos.owners),

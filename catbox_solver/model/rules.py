@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from catbox_solver.errors import RulesetError
+from catbox_solver.model.numbers import is_whole
 
 COLOR_CHARS: Final = "RBYG"
 """Colors by index: 0 red (trump), 1 blue, 2 yellow, 3 green."""
@@ -79,11 +80,7 @@ class Ruleset:
     row_order: str = DEFAULT_ROW_ORDER
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.players, int)
-            or isinstance(self.players, bool)
-            or not 2 <= self.players <= 5
-        ):
+        if not is_whole(self.players) or not 2 <= self.players <= 5:
             raise RulesetError(f"player count must be 2 to 5, not {self.players!r}")
         for name, allowed in SWITCHES.items():
             value = getattr(self, name)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from catbox_solver.errors import SearchError
-from catbox_solver.model.numbers import check_seconds
+from catbox_solver.model.numbers import check_seconds, is_whole
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
@@ -211,7 +211,7 @@ class Answer:
 def _check_hero(pos: Position, hero: int) -> None:
     if not isinstance(pos, Position):
         raise SearchError(f"a position is needed, not {type(pos).__name__}")
-    if not isinstance(hero, int) or isinstance(hero, bool) or not 0 <= hero < pos.rules.players:
+    if not is_whole(hero) or not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 
@@ -1609,7 +1609,7 @@ def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> 
 
 def _check_jobs(jobs: int) -> int:
     """How many searches to run at once: ``jobs``, or one per core for 0."""
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+    if not is_whole(jobs) or jobs < 0:
         raise SearchError(f"jobs must be 0 (one per core) or a positive number, not {jobs!r}")
     return jobs or os.cpu_count() or 1
 

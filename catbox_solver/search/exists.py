@@ -484,8 +484,7 @@ class Questions:
         """Is there a continuation meeting every condition? With ``count`` > 1, up to that
         many distinct witness lines (each found line is blocked for this question only)."""
         check_int(count, "count", 1)  # (a NaN count skipped the search: "exists", no line)
-        check_int(workers, "workers", 1, 64)
-        time_limit = check_seconds(time_limit, "time limit")
+        time_limit = check_seconds(time_limit, "time limit")  # (workers: make_solver)
         for cond in conditions:
             if not isinstance(cond, Condition):
                 raise SearchError(f"a condition is needed (exists.no_paradox() ...), not {cond!r}")

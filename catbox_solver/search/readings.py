@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import RulesetError
 from catbox_solver.model.deal import first_lead
-from catbox_solver.model.numbers import check_int
+from catbox_solver.model.numbers import check_int, is_number
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 
@@ -170,11 +170,7 @@ def diff_rulesets(
     check_int(max_tricks_left, "max_tricks_left", 1)  # having checked nothing, or hung)
     check_int(node_budget, "node_budget", 1)
     check_int(seed, "seed")
-    if deadline is not None and (
-        isinstance(deadline, bool)
-        or not isinstance(deadline, (int, float))
-        or not math.isfinite(deadline)
-    ):
+    if deadline is not None and (not is_number(deadline) or not math.isfinite(deadline)):
         raise RulesetError(f"deadline must be a time.monotonic() value, not {deadline!r}")
     if a.players != b.players:
         raise RulesetError(f"rulesets for {a.players} and {b.players} players cannot be compared")
