@@ -687,10 +687,10 @@ def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatc
             assert where and not any(where[:2]), where
         else:
             assert where and all(where), where
-        monkeypatch.setattr(dd_mod, "_GUARD_FROM", 99)  # everything here: the same answer
+        monkeypatch.setattr(dd_mod, "_LONG_FROM", 99)  # everything here: the same answer
         where.clear()
         here = solve(pos, hero, "tricks")
-        monkeypatch.setattr(dd_mod, "_GUARD_FROM", 5)
+        monkeypatch.setattr(dd_mod, "_LONG_FROM", 5)
         assert all(where)
         assert (here.value, here.plays, here.pv, here.nodes) == (
             ans.value, ans.plays, ans.pv, ans.nodes

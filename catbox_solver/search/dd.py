@@ -46,7 +46,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -57,7 +57,7 @@ from catbox_solver.model.position import Play, Position, largest_group, trick_wi
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.search.fast import FastState
-from catbox_solver.search.interrupt import Guard, can_guard, ctrl_c_stops
+from catbox_solver.search.interrupt import Guard, can_guard, ctrl_c_stops, wait_awake
 from catbox_solver.search.interrupt import Interrupted as Interrupted  # (re-exported)
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
@@ -110,8 +110,10 @@ def _fill(free: int, holders: list[tuple[int, int]]) -> int:
     return _BITS[free] - short
 
 
-# a Search used on its own guards its core calls against Ctrl-C from this many tricks left
-_GUARD_FROM = 5
+# from this many tricks left a compiled search can take long (seconds to hours): a Search
+# used on its own guards its core calls against Ctrl-C, and one job runs off the main
+# thread (see _core_answer, _long)
+_LONG_FROM = 5
 
 
 class _Budget(Exception):
@@ -208,9 +210,13 @@ class Answer:
         return tuple(sorted(self.plays, key=rank))
 
 
-def _check_hero(pos: Position, hero: int) -> None:
+def _check_position(pos: Position) -> None:
     if not isinstance(pos, Position):
         raise SearchError(f"a position is needed, not {type(pos).__name__}")
+
+
+def _check_hero(pos: Position, hero: int) -> None:
+    _check_position(pos)
     if not is_whole(hero) or not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
@@ -380,10 +386,10 @@ class Search:
         are checked here. Ctrl-C: a Search used on its own (puzzles, rule readings) has no
         guard around it, so one is put in around the call, and a search stopped by it
         raises Interrupted (the search stays stopped); inside solve, dd_table or
-        value_only their guard handles Ctrl-C instead. Only from _GUARD_FROM tricks left:
+        value_only their guard handles Ctrl-C instead. Only from _LONG_FROM tricks left:
         a shorter search ends within milliseconds, and then Python's own handler raises
         (a guard on every tiny call of a puzzle's searches doubled their time)."""
-        if self.st.tricks_left >= _GUARD_FROM and can_guard():
+        if self.st.tricks_left >= _LONG_FROM and can_guard():
             with _ctrl_c_stops([self]) as guard:
                 res, nodes = call(*args)
             if guard.hit:
@@ -1618,7 +1624,7 @@ def _long(pos: Position, engine: str) -> bool:
     """Can a compiled search of ``pos`` take long (seconds or more)? Then one job runs in
     a worker thread, without the GIL (see _in_threads); a small one stays here (a thread
     for each tiny solve cost more than the solve)."""
-    return engine == "compiled" and pos.tricks_left >= _GUARD_FROM
+    return engine == "compiled" and pos.tricks_left >= _LONG_FROM
 
 
 def _deadline(timeout: float | None, start: float) -> float | None:
@@ -1711,7 +1717,7 @@ def _in_threads(
                     break
 
         if off_main and threading.current_thread() is threading.main_thread():
-            _wait([_pool().submit(one_by_one)])
+            wait_awake([_pool().submit(one_by_one)])
         else:
             one_by_one()
         return errors
@@ -1730,15 +1736,8 @@ def _in_threads(
                 errors.append(e)
 
     pool = _pool()
-    _wait([pool.submit(runner) for _ in range(min(jobs, len(calls)))])
+    wait_awake([pool.submit(runner) for _ in range(min(jobs, len(calls)))])
     return errors
-
-
-def _wait(futures: list[Future[None]]) -> None:
-    """Wait for the worker threads, waking often: a SIGINT that reached a worker thread
-    is handled (in this, the main thread) only once this thread runs Python again."""
-    while wait(futures, timeout=0.05).not_done:
-        pass
 
 
 @contextmanager
@@ -2066,7 +2065,7 @@ def dd_table(
     the trick points, then the scores), so that a timeout leaves each seat its answers
     to the easier questions; each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
-    _check_hero(pos, 0)
+    _check_position(pos)
     _check_engine(engine)
     jobs = _check_jobs(jobs)
     start = time.perf_counter()

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
     from ortools.sat.python.cp_model_helper import CpSolverStatus
 
-# how often (seconds) the main thread wakes while CP-SAT solves in a worker thread, so
-# that a pending SIGINT handler runs soon even when the signal reached another thread
+# how often (seconds) the main thread wakes while work runs in worker threads (CP-SAT,
+# the compiled search), so that a pending SIGINT handler runs soon even when the signal
+# reached another thread
 _POLL = 0.05
 
 
@@ -89,24 +91,21 @@ def solve_cp(solver: cp_model.CpSolver, model: cp_model.CpModel) -> CpSolverStat
     with ctrl_c_stops(solver.stop_search) as guard:
         if not guard.active:
             return solver.solve(model)
-        status: list[CpSolverStatus] = []
-        errors: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                status.append(solver.solve(model))
-            except BaseException as exc:  # handed to the main thread below
-                errors.append(exc)
-
-        worker = threading.Thread(target=run, name="catbox-cpsat", daemon=True)
-        worker.start()
-        while worker.is_alive():
-            worker.join(_POLL)
-    if errors:
-        raise errors[0]
+        with ThreadPoolExecutor(1, thread_name_prefix="catbox-cpsat") as worker:
+            solving = worker.submit(solver.solve, model)
+            wait_awake([solving])
+    status = solving.result()  # (what the solve raised, if anything, comes out here)
     if guard.hit:
         raise Interrupted(None)
-    return status[0]
+    return status
 
 
-__all__ = ["Guard", "Interrupted", "can_guard", "ctrl_c_stops", "solve_cp"]
+def wait_awake(futures: Sequence[Future[Any]]) -> None:
+    """Wait for work in worker threads, waking every _POLL seconds: a SIGINT that reached
+    a worker thread is handled (in the main thread) only once the main thread runs Python
+    again, so a plain wait could hold Ctrl-C back until the work ends."""
+    while wait(futures, timeout=_POLL).not_done:
+        pass
+
+
+__all__ = ["Guard", "Interrupted", "can_guard", "ctrl_c_stops", "solve_cp", "wait_awake"]
