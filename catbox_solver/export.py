@@ -17,6 +17,7 @@ from pathlib import Path
 
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.notation import position_to_notation
+from catbox_solver.model.numbers import counted
 from catbox_solver.puzzles import Puzzle
 from catbox_solver.svg import position_svg
 
@@ -189,7 +190,7 @@ def sheet_html(puzzles: Sequence[Puzzle], title: str = DEFAULT_TITLE) -> str:
 <body>
 <header>
 <h1>{escape(title)}</h1>
-<p class="intro">{count} puzzle{"s" if count != 1 else ""} for the card game Cat in the Box.
+<p class="intro">{counted(count, "puzzle")} for the card game Cat in the Box.
 All hands are shown. Each picture shows the research board (a player's token is a disc
 with the seat number), the trick in progress, every hand and each player's colors (a
 crossed-out color is lost). Try each question, then press <em>Show answer</em>.</p>

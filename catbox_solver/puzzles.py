@@ -29,7 +29,7 @@ from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
-from catbox_solver.model.numbers import check_int, check_seconds
+from catbox_solver.model.numbers import check_int, check_seconds, counted
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, value_only
@@ -526,10 +526,6 @@ def _seat_stuck(pos: Position, hero: int | None = None) -> str:
     return f"{who} {verb} {held} and may only declare {names}: every such cell is taken"
 
 
-def _count(k: int, word: str) -> str:
-    return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"
-
-
 def _trick_no(pos: Position) -> int:
     return pos.tricks_played + 1
 
@@ -646,14 +642,14 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                     tempting = len(line) > n
             else:
                 what = "trick point" if kind == "best-tricks" else "point"
-                note = f"{_count(int(v), what)} guaranteed"
+                note = f"{counted(int(v), what)} guaranteed"
                 tempting = False
                 if not ok:
                     tempting = int(v) == second
                     if kind == "best-score" and trick_vals[play] > min(good_tricks):
                         tempting = True
                 if kind == "best-score":
-                    note += f" ({_count(trick_vals[play], 'trick point')}"
+                    note += f" ({counted(trick_vals[play], 'trick point')}"
                     if not ok and trick_vals[play] == best_tricks:
                         note += ", the most"
                     note += ")"

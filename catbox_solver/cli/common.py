@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from catbox_solver.errors import CatboxError
+from catbox_solver.model.numbers import counted as counted  # (for the commands)
 
 T = TypeVar("T")
 
@@ -64,7 +65,7 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
-def stopped(what: str = "") -> None:
+def stopped(what: str = "") -> NoReturn:
     """End the command after Ctrl-C: one line on stderr (``what``: what is shown), exit
     code 130."""
     click.echo(f"stopped by Ctrl-C{': ' + what if what else ''}", err=True)
@@ -111,12 +112,7 @@ class Seconds(_FloatParam):
         return seconds
 
 
-def counted(k: int, word: str) -> str:
-    """``k`` and ``word``, plural unless k is 1: "1 puzzle", "3 puzzles"."""
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
-
-
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Raise a one-line bad-input error from inside a command (exit code 2)."""
     raise click.exceptions.Exit(_echo_err(message))
 

@@ -121,7 +121,7 @@ def solve_cmd(
         if wrong:
             click.echo(f"{len(wrong)} of {n} stored answers wrong: {', '.join(wrong)}")
         else:
-            click.echo(f"{n} puzzle{'s' if n != 1 else ''}: every stored answer is right")
+            click.echo(f"{counted(n, 'puzzle')}: every stored answer is right")
     if wrong:
         raise click.exceptions.Exit(EXIT_INVALID)
 

@@ -21,6 +21,11 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     return int(text)
 
 
+def counted(k: int, word: str) -> str:
+    """``k`` and ``word``, plural unless k is 1 or -1: "1 puzzle", "3 puzzles"."""
+    return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"
+
+
 def is_whole(value: object) -> TypeGuard[int]:
     """An int and not a bool (True is an int to Python, not a seat or a count)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -56,4 +61,4 @@ def check_seconds(value: object, what: str = "timeout") -> float:
     return seconds
 
 
-__all__ = ["check_int", "check_seconds", "is_number", "is_whole", "whole_number"]
+__all__ = ["check_int", "check_seconds", "counted", "is_number", "is_whole", "whole_number"]
