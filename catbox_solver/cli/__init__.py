@@ -9,8 +9,8 @@ import importlib
 
 from catbox_solver.cli.common import main
 
-# command modules register their commands on ``main`` when imported; a module not written
-# yet is skipped so the CLI keeps working while the project grows
+# command modules register their commands on ``main`` when imported; a module that fails to
+# import is an error, never a command quietly missing from the CLI
 for _name in (
     "position_cmds",
     "game_cmds",
@@ -21,10 +21,6 @@ for _name in (
     "puzzle_cmds",
     "render_cmds",
 ):
-    try:
-        importlib.import_module(f"catbox_solver.cli.{_name}")
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"catbox_solver.cli.{_name}":
-            raise
+    importlib.import_module(f"catbox_solver.cli.{_name}")
 
 __all__ = ["main"]
