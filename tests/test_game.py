@@ -280,9 +280,15 @@ def test_the_flow_hands_bots_only_their_own_view(players: int) -> None:
             assert arg.phase == kind
             if kind == "discard":
                 assert len(arg.hand) == rules.hand_size
-                assert arg.owners == (0,) * players and arg.neutral == 0
+                assert arg.owners == (0,) * players
             if kind == "play":
                 assert arg.legal and arg.to_move == seat
+    # the neutral tokens are on the board at the discard (revealed right after the deal)
+    for spy in spies:
+        views = [a for k, a in spy.seen if k == "discard"]
+        neutral = [a.neutral for a in views if isinstance(a, PlayerView)]
+        assert neutral == [r.final.neutral for r in game.rounds]
+        assert all(neutral) if players == 2 else not any(neutral)
     # the predictions each bot saw: exactly the earlier ones in the order from the start
     first = game.rounds[0]
     if rules.has_predictions:

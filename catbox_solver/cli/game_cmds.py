@@ -144,6 +144,8 @@ class TerminalBot:
     naming the rule broken."""
 
     def discard(self, view: PlayerView) -> int:
+        if view.neutral:  # 2 players: the leftovers are revealed before the discard
+            click.echo("\n" + "\n".join(board_lines(view.rules, view.owners, view.neutral)))
         click.echo(f"\nyour hand (seat {view.seat}): {' '.join(map(str, view.hand))}")
         while True:
             text = click.prompt("discard which card", type=str).strip()
@@ -191,9 +193,9 @@ def _observer(human: int) -> Any:
     def tell(kind: str, data: Mapping[str, Any]) -> None:
         if kind == "begin":
             click.echo(f"\n=== round {data['round']}: seat {data['start']} starts ===")
-        elif kind == "start":
-            if data["revealed"]:
+            if data["revealed"]:  # 2 players: revealed right after the deal
                 click.echo(f"revealed leftover cards: {_seats(data['revealed'])}")
+        elif kind == "start":
             if data["predictions"] is not None:
                 click.echo(f"predictions: {_seats(data['predictions'])}")
         elif kind == "play":

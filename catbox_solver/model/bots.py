@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.position import Play, Position
+from catbox_solver.model.position import Play, Position, neutral_mask
 from catbox_solver.model.rules import ALL_COLORS, Ruleset
 
 PHASES = ("discard", "predict", "play")
@@ -24,8 +24,10 @@ PHASES = ("discard", "predict", "play")
 class PlayerView:
     """What seat ``seat`` may see at a decision: ``phase`` is 'discard', 'predict' or 'play'.
 
-    During the discard the hand is the dealt hand and the board is empty (2 players: the
-    neutral tokens come after the discard); later the hand is the hand after the discard.
+    During the discard the hand is the dealt hand and the board is empty but for the
+    2-player neutral tokens: the rulebooks reveal those leftovers right after the deal
+    ("After that, reveal 3 cards"), before the discard. Later the hand is the hand after
+    the discard.
     ``legal`` holds the legal plays in the 'play' phase and is empty otherwise.
     """
 
@@ -45,9 +47,15 @@ class PlayerView:
 
     @classmethod
     def for_discard(
-        cls, rules: Ruleset, seat: int, dealt_hand: Sequence[int], start: int
+        cls,
+        rules: Ruleset,
+        seat: int,
+        dealt_hand: Sequence[int],
+        start: int,
+        revealed: Sequence[int] = (),
     ) -> PlayerView:
-        """The view of a seat choosing its discard: only its dealt hand is known."""
+        """The view of a seat choosing its discard: its dealt hand and, with 2 players, the
+        neutral tokens of the ``revealed`` leftover cards."""
         n = rules.players
         return cls(
             rules=rules,
@@ -55,7 +63,7 @@ class PlayerView:
             phase="discard",
             hand=tuple(sorted(dealt_hand)),
             owners=(0,) * n,
-            neutral=0,
+            neutral=neutral_mask(revealed),
             colors=(ALL_COLORS,) * n,
             leader=start,
             trick=(),

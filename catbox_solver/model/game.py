@@ -33,7 +33,8 @@ EVENTS: dict[str, str] = {
 """Rule events counted while playing, with what each one means."""
 
 Observer = Callable[[str, Mapping[str, object]], None]
-"""Told about public events while a round is played: ('begin', {...}) before the discards,
+"""Told about public events while a round is played: ('begin', {...}) before the discards
+(with the 2-player revealed leftovers, public from then on),
 ('start', {...}) at the first lead, ('play', {...}),
 ('trick', {...}), ('paradox', {...}), and at the end ('round', {'result': RoundResult}),
 the only report holding hidden cards (the round is over then)."""
@@ -107,16 +108,19 @@ class RoundSetup:
 
 
 def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
-    """Discards (simultaneous: every bot sees only its dealt hand), the 2-player neutral
-    tokens from the first 3 leftover cards, then predictions from the start player
-    clockwise, each bot seeing the earlier ones."""
+    """The 2-player neutral tokens from the first 3 leftover cards (revealed right after the
+    deal, as the rulebooks say), discards (simultaneous: every bot sees its dealt hand and
+    those tokens), then predictions from the start player clockwise, each bot seeing the
+    earlier ones."""
     rules = the_deal.rules
     n = rules.players
     if len(bots) != n:
         raise CatboxError(f"{len(bots)} bots for {n} players")
     discards = []
     for seat in range(n):
-        view = PlayerView.for_discard(rules, seat, the_deal.hands[seat], start)
+        view = PlayerView.for_discard(
+            rules, seat, the_deal.hands[seat], start, the_deal.revealed
+        )
         d = bots[seat].discard(view)
         if d not in the_deal.hands[seat]:
             raise IllegalPlayError(
@@ -172,7 +176,7 @@ def play_round(
 ) -> RoundResult:
     """Play one round of a deal with the given bots (one per seat)."""
     if observer:
-        observer("begin", {"round": number, "start": start})
+        observer("begin", {"round": number, "start": start, "revealed": the_deal.revealed})
     setup = setup_round(the_deal, start, bots)
     rules = the_deal.rules
     n = rules.players
