@@ -128,9 +128,10 @@ def main(argv: list[str] | None = None) -> int:
                     dt = time.perf_counter() - t0
                     times.append(dt)
                     nodes.append(ans.nodes)
-                    if ans.value is None:
+                    if ans.value is None or not ans.pv_complete:
+                        # (the full answer is timed: a line cut short is a timeout too)
                         timeouts += 1
-                        if ans.bounds is not None:
+                        if ans.value is None and ans.bounds is not None:
                             widths.append(ans.bounds[1] - ans.bounds[0])
                     if args.baseline:
                         bt0 = time.perf_counter()

@@ -436,7 +436,7 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     share their result and range. A cut while the line is searched (every play's result
     known) keeps the value, the results and the start of the line found so far."""
     cuts = narrowed = twinned = lines_cut = prefixes = 0
-    cases = [(p, h, q) for p, h in _small_positions()[:40] for q in ("tricks", "score")]
+    cases = [(p, h, q) for p, h in _small_positions()[:48] for q in ("tricks", "score")]
     cases += [(p, h, "tricks") for p, h in _twin_positions()]  # (score has no twins)
     for pos, hero, q in cases:
         if q in _questions(pos, hero):

@@ -1806,6 +1806,7 @@ class Core:
         self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
         self._tscore: npt.NDArray[np.int64] | None = None
+        self.capped = False  # the last table search ran out of its node cap
         self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
 
     def _grow_tt(self) -> None:
@@ -1885,16 +1886,17 @@ class Core:
             return None, nodes
         return bool(res), nodes
 
-    def table(self, deadline: float | None) -> tuple[bool | None, int]:
-        """Can the players together finish the round with no paradox (None: out of time),
-        and the nodes searched. Depth-first search with restarts (Search.table): short
-        searches under three play orders with a node budget growing fourfold each round,
-        then one without a budget; finished sub-searches are kept, so restarts reuse
-        them."""
+    def table(self, deadline: float | None, cap: int = -1) -> tuple[bool | None, int]:
+        """Can the players together finish the round with no paradox (None: out of time,
+        or with ``cap`` >= 0 the nodes used up: then ``capped`` is True), and the nodes
+        searched. Depth-first search with restarts (Search.table): short searches under
+        three play orders with a node budget growing fourfold each round, then one without
+        a budget; finished sub-searches are kept, so restarts reuse them."""
         if self._ttable is None:
             self._ttable = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
         s = self.s
         self._fresh()
+        self.capped = False
         _seed(0)
         dl = -1.0 if deadline is None else deadline
         budget = 2000
@@ -1902,6 +1904,8 @@ class Core:
         while True:
             mode = attempt % 3
             limit = int(s[S_NODES]) + budget if budget < 2_000_000 else 1 << 62
+            if 0 <= cap <= limit:
+                limit = cap
             s[S_ABORT] = 0
             res = _entry(t_search, t_search_nogil)(s, 0, self.buf, self._ttable, dl, mode, limit)
             self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
@@ -1909,6 +1913,9 @@ class Core:
                 return None, int(s[S_NODES])
             if s[S_ABORT] == 0:
                 return bool(res), int(s[S_NODES])
+            if limit == cap:
+                self.capped = True
+                return None, int(s[S_NODES])
             attempt += 1
             if mode == 2:
                 budget *= 4
