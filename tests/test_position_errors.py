@@ -408,3 +408,33 @@ def test_paradox_rule() -> None:
     assert rule_of(pos, "1b") == "card not in hand"
     official = red_lead_3p(Ruleset(players=3))
     assert official.play("2r").owner_of(2, RED) == 2
+
+
+def test_a_trick_under_way_was_led_legally() -> None:
+    """The lead of the trick in progress must have been legal when it was made: a red lead
+    on an unbroken board is impossible while the leader had another legal lead (found by a
+    rules audit: such a position was accepted and searched)."""
+    from catbox_solver.model.notation import position_from_notation, position_to_notation
+
+    text = (
+        "3p official | R:....0. B:...... Y:...... G:...... | 11234666 122345566 123334445 "
+        "| RBYG RBYG RBYG | lead 0: 5r | won 0 0 0 | bid 1 3 4 | left 8"
+    )
+    with pytest.raises(PositionError) as err:
+        position_from_notation(text)
+    assert str(err.value) == (
+        "the lead 5r by seat 0 was not legal: red lead: red may not be led before red is broken"
+    )
+    # the same lead is legal where the leader had nothing else: by the official exception,
+    # and by the per-card reading; with no exception it is not (a paradox instead)
+    readings = (("official", True), ("per-card-red-lead", True), ("quickref-red-lead", False))
+    for name, legal in readings:
+        pos = red_lead_3p(Ruleset.from_name(name, 3))
+        if legal:
+            after = pos.play("2r")
+            again = position_from_notation(position_to_notation(after))
+            assert again == after and again.trick == (Play(2, RED),)
+        else:
+            led = red_lead_3p(Ruleset(players=3)).play("2r")
+            with pytest.raises(PositionError, match="the lead 2r by seat 2 was not legal"):
+                position_from_notation(position_to_notation(led).replace("official", name))

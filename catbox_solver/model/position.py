@@ -762,6 +762,26 @@ def check_position(pos: Position) -> None:
                     f"{COLOR_CHARS[pos.trick[0].color]} lead but still has color "
                     f"{COLOR_CHARS[lost]}"
                 )
+    if pos.trick:
+        # the lead was legal when it was made (the red lead rule): asked of the position
+        # before it, with the trick's cards back in their hands and their cells empty; the
+        # leader's colors have not changed since (it plays once a trick)
+        owners = list(pos.owners)
+        hands = [list(h) for h in pos.hands]
+        for i, pl in enumerate(pos.trick):
+            seat = (pos.leader + i) % n
+            owners[seat] &= ~(1 << pl.cell)
+            hands[seat].append(pl.value)
+        before = Position(
+            rules, owners, pos.neutral, hands, pos.colors, pos.leader, (), pos.tricks_won,
+            pos.predictions, pos.tricks_left, validate=False,
+        )
+        reason = before.why_illegal(pos.trick[0])
+        if reason is not None:
+            raise PositionError(
+                f"the lead {pos.trick[0].text} by seat {pos.leader} was not legal: "
+                f"{RULE_TEXT[reason]}"
+            )
     if pos.predictions is not None:
         if not rules.has_predictions:
             raise PositionError(f"{n} players make no predictions")
