@@ -159,7 +159,12 @@ def test_play_record_path_checked_first_and_kept_when_stopped(tmp_path: Path) ->
     text = file.read_text(encoding="utf-8")
     assert "round 1" in text and "round 2" not in text and "totals" not in text
     code, out, _ = run("verify", str(file))
-    assert code == 0 and out.startswith("valid: 1 rounds\n")
+    assert code == 0 and out.startswith("valid: 1 round of 3, the game is not over\n")
+    assert "winner" not in out  # winners only once the game is over
+    code, out, _ = run("verify", str(file), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] is True and data["winners"] is None
+    assert len(data["rounds"]) == 1 and len(data["totals"]) == 3
 
 
 def test_play_rejects_a_bad_discard_and_prediction() -> None:

@@ -408,6 +408,24 @@ def test_wrong_scores_tricks_totals_and_winners() -> None:
     assert verdict.message == "the winners are seats 2, the record says 3"
 
 
+def test_a_game_not_over_has_no_winners() -> None:
+    """The game ends after as many rounds as players: a record of fewer rounds is valid
+    with its totals but names no winners, and one that names winners is wrong (found by a
+    rules audit: round 1 of a 3-player game was 'valid ... winners: 0 1')."""
+    record = game(4, 3)
+    first_two = dataclasses.replace(record, rounds=record.rounds[:2], totals=None, winners=None)
+    verdict, _, _ = verdict_of(first_two)
+    assert verdict.valid and len(verdict.rounds) == 2 and verdict.winners is None
+    assert verdict.totals == tuple(
+        sum(r.scores[s] for r in verdict.rounds) for s in range(4)
+    )
+    named, read, _ = verdict_of(dataclasses.replace(first_two, winners=(2,)))
+    assert (named.rule, named.line) == ("wrong score", read.line("winners"))
+    assert named.message == "winners named after 2 of 4 rounds: the game is not over"
+    whole, _, _ = verdict_of(record)
+    assert whole.valid and whole.winners == (2,)
+
+
 def test_the_first_illegal_event_is_reported() -> None:
     record = game(4, 3)
     r = record.rounds[0]

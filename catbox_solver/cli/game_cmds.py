@@ -483,7 +483,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
             "valid": True,
             "rounds": rounds,
             "totals": list(verdict.totals or ()),
-            "winners": list(verdict.winners or ()),
+            "winners": None if verdict.winners is None else list(verdict.winners),
         }
     return {
         "valid": False,
@@ -501,7 +501,8 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
 def verify_cmd(record_file: str, as_json: bool) -> None:
     """Referee a game record: replay it and confirm it or name the first illegal event.
 
-    Prints 'valid' with each round's scores and the totals (exit code 0), or the first
+    Prints 'valid' with each round's scores, the totals and, once the game is over (as
+    many rounds as players), the winners (exit code 0), or the first
     illegal event with its round, line and the rule it breaks (exit code 1). A file that
     cannot be read or is not a record: exit code 2. RECORD '-' reads standard input.
     The record format is in docs/records.md.
@@ -521,13 +522,16 @@ def verify_cmd(record_file: str, as_json: bool) -> None:
     if as_json:
         echo_json(verdict_json(verdict))
     elif verdict.valid:
-        click.echo(f"valid: {len(verdict.rounds)} rounds")
+        n = record.rules.players
+        over = "" if verdict.winners is not None else f" of {n}, the game is not over"
+        click.echo(f"valid: {counted(len(verdict.rounds), 'round')}{over}")
         for rv in verdict.rounds:
             extra = "" if rv.paradox_by is None else f" (paradox by seat {rv.paradox_by})"
             click.echo(f"round {rv.number}: scores {_seats(rv.scores)}{extra}")
         click.echo(f"totals {_seats(verdict.totals or ())}")
-        winners = verdict.winners or ()
-        click.echo(f"winner{'s' if len(winners) > 1 else ''}: {_seats(winners)}")
+        if verdict.winners is not None:
+            winners = verdict.winners
+            click.echo(f"winner{'s' if len(winners) > 1 else ''}: {_seats(winners)}")
     else:
         click.echo(str(verdict))
     if not verdict.valid:

@@ -57,7 +57,8 @@ class RoundVerdict:
 
 @dataclass(frozen=True)
 class Verdict:
-    """``valid`` with every round's outcome and the game totals and winners, or the first
+    """``valid`` with every round's outcome and the game totals and winners (None while
+    the game is not over: fewer rounds than players), or the first
     illegal event: ``rule`` broken, a ``message`` saying what, its ``round`` and ``line``
     (``rounds`` then holds the rounds confirmed before it)."""
 
@@ -273,11 +274,19 @@ def verify(record: GameRecord) -> Verdict:
             done.append(_replay_round(rules, r))
         current = None
         totals = tuple(sum(rv.scores[s] for rv in done) for s in range(n))
-        winners = game_winners(totals, done[-1].scores)
         _must_match("totals are", totals, record.totals, record.line("totals"))
-        _must_match(
-            "the winners are seats", winners, record.winners, record.line("winners")
-        )
+        # the game ends after as many rounds as players: only then has it winners
+        winners = game_winners(totals, done[-1].scores) if len(done) == n else None
+        if winners is None and record.winners is not None:
+            raise _Illegal(
+                "wrong score",
+                f"winners named after {len(done)} of {n} rounds: the game is not over",
+                record.line("winners"),
+            )
+        if winners is not None:
+            _must_match(
+                "the winners are seats", winners, record.winners, record.line("winners")
+            )
     except _Illegal as bad:
         return Verdict(
             valid=False,
