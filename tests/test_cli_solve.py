@@ -18,6 +18,7 @@ from minimax_ref import minimax
 
 from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.jsonform import position_to_json
+from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.search.dd import Search, _Timeout, solve
@@ -305,3 +306,28 @@ def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
     assert [r["tricks"] for r in rows] == [minimax(pos, s, "tricks") for s in range(4)]
     code, _, err = _run("solve", position_to_json(pos), "--engine", "fortran")
     assert code == 2 and "fortran" in err
+
+
+def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At its first use after an install numba compiles the search core (about 20 s of
+    silence before): a command that searches makes the core ready before its searches and
+    progress lines, and on a terminal names a wait of more than a second, not with --quiet
+    and not when the core is ready at once."""
+    from catbox_solver.cli import common
+    from catbox_solver.search import dd
+
+    note = "compiling the search core (first use after an install: about half a minute; "
+    text = position_to_notation(_late(3, 1))
+    monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
+    calls: list[int] = []
+    monkeypatch.setattr(dd, "warm_up", lambda: calls.append(1) or time.sleep(1.5))
+    for cmd in (["solve", text], ["ddtable", text], ["rules", "diff", "official",
+                "must-follow", "--players", "2", "--deals", "1", "--max-tricks-left", "1"]):
+        code, out, err = _run(*cmd)
+        assert code in (0, 1) and err.startswith(note), (cmd, err)
+    code, out, err = _run("solve", text, "--quiet")
+    assert code == 0 and note not in err
+    assert len(calls) == 4
+    monkeypatch.setattr(dd, "warm_up", lambda: None)
+    code, out, err = _run("solve", text)
+    assert code == 0 and note not in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -129,6 +130,36 @@ def echo_json(obj: Any) -> None:
 def show_progress(quiet: bool) -> bool:
     """Progress bars only on a terminal, and never with --quiet."""
     return not quiet and sys.stderr.isatty()
+
+
+def ready_search(quiet: bool, engine: str = "compiled") -> None:
+    """Make the compiled search core ready before a command's searches and progress lines
+    start. At its first use after an install numba compiles it (about 20 s, then cached on
+    disk); on a terminal, unless --quiet, a wait of more than a second is named, so that
+    it is not taken for a hang."""
+    if engine != "compiled":
+        return
+    from catbox_solver.search.dd import warm_up  # (numba only for the commands that search)
+
+    ready = threading.Event()
+
+    def note() -> None:
+        if not ready.is_set():
+            click.echo(
+                "compiling the search core (first use after an install: about half a "
+                "minute; it is kept on disk after that)",
+                err=True,
+            )
+
+    timer = threading.Timer(1.0, note)
+    timer.daemon = True
+    if show_progress(quiet):
+        timer.start()
+    try:
+        warm_up()
+    finally:
+        ready.set()
+        timer.cancel()
 
 
 def progress(items: Iterable[T], length: int | None, label: str, quiet: bool) -> Iterator[T]:

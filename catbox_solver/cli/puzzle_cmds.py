@@ -19,6 +19,7 @@ from catbox_solver.cli.common import (
     json_option,
     progress,
     quiet_option,
+    ready_search,
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
@@ -105,6 +106,7 @@ def solve_cmd(
     """
     puzzles = load_puzzles(path)
     solutions: list[Solution] = []
+    ready_search(quiet or not as_json)
     for pz in progress(puzzles, len(puzzles), "solving", quiet or not as_json):
         sol = solve_puzzle(pz, timeout)
         solutions.append(sol)
@@ -182,6 +184,7 @@ def generate_cmd(
                 continue
             yield pz
 
+    ready_search(quiet)
     for pz in progress(itertools.islice(new_files(), count), count, f"{theme} puzzles", quiet):
         target = out / f"{pz.id}.toml"
         target.write_text(puzzle_to_toml(pz), encoding="utf-8")

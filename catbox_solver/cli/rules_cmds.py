@@ -13,6 +13,7 @@ from catbox_solver.cli.common import (
     json_option,
     main,
     quiet_option,
+    ready_search,
     show_progress,
 )
 from catbox_solver.model.jsonform import play_json, position_to_dict
@@ -150,6 +151,7 @@ def rules_diff(
     """
     a = Ruleset.from_name(ruleset_a, players)
     b = Ruleset.from_name(ruleset_b, players)
+    ready_search(quiet)
     deadline = None if timeout is None else time.monotonic() + timeout
     verbose = show_progress(quiet)
 

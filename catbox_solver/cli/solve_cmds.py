@@ -16,6 +16,7 @@ from catbox_solver.cli.common import (
     json_option,
     main,
     quiet_option,
+    ready_search,
     show_progress,
     stopped,
 )
@@ -255,6 +256,7 @@ def solve_cmd(
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
+        ready_search(quiet, engine)
         return stop.run(
             quiet, "solving", lambda report: solve(
                 pos, seat, question, timeout, report, engine, jobs
@@ -327,6 +329,7 @@ def ddtable_cmd(
     stop = _CtrlC()
 
     def table(pos: Position) -> DDTable:
+        ready_search(quiet, engine)
         return stop.run(
             quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
         )

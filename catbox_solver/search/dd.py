@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from catbox_solver.errors import SearchError
+from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.numbers import check_seconds, is_whole
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS
@@ -2173,3 +2174,33 @@ def dd_table(
     if guard.hit:
         raise Interrupted(table)
     return table
+
+
+def warm_up() -> None:
+    """Make the compiled core ready: numba compiles it at its first use after an install
+    (about 20 s on one core of the development machine) and then loads it from its disk
+    cache (a fraction of a second). A tiny position is searched for the trick and score
+    game and the cooperative search, in this thread and in a worker thread, whose entry
+    points differ (see core._entry). Commands call it before their searches start, so that
+    the wait comes first and can be named, not inside a progress line. Once done, a
+    call returns at once."""
+    global _warm
+    if _warm:
+        return
+    pos = position_from_notation(
+        "3p official | R:...112 B:.22222 Y:.11011 G:0000.0 | 126 115 134 | G RY B | lead 1 "
+        "| won 1 4 1 | bid 4 4 1 | left 2"
+    )
+
+    def run() -> None:
+        for question in ("score", "table"):
+            Search(pos, pos.to_move).exact(question)
+
+    run()
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    _warm = True
+
+
+_warm = False  # warm_up has run in this process
