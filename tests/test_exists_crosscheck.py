@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from gen import random_line, start_position
+from gen import paradox_free_round, random_line, replay, start_position
 
 from catbox_solver.model.csp import exists_csp
 from catbox_solver.model.jsonform import position_from_dict
@@ -138,3 +138,50 @@ def test_conformance_table_answers() -> None:
         if got.exists is not json.loads(want)["exists"]:
             disagreements.append(i + 1)
     assert disagreements == []
+
+
+def test_bonus_and_score_conditions_on_rounds_that_are_over() -> None:
+    """A round already over (all tricks played, or a paradox) has one outcome: every bonus
+    and score condition, exact or a bound, must say whether it holds, and a question that
+    fails leaves the model as it was. Found by probing: on a finished round whose bonus was
+    not scored, an upper bound on the bonus was added unenforced and made the whole model
+    infeasible ('impossible' for --bonus 0=0 while the bonus was 0, and for every later
+    question on that model)."""
+    rng = random.Random(14)
+    checked = unscored = paradoxes = 0
+    for k in range(20):
+        n = 2 + k % 4
+        rules = Ruleset.from_name(list(PRESETS)[k % len(PRESETS)], n)
+        if k % 2:
+            end = random_line(start_position(rules, rng), rng)[-1]  # (mostly a paradox)
+        else:
+            start, plays = paradox_free_round(rules, 500 + k)
+            end = replay(start, plays)[-1]
+        assert end.is_over
+        paradoxes += end.is_paradox
+        asker = ex.Questions(end)
+        scores = end.scores()
+        for seat in range(n):
+            bonus = scores[seat] - end.trick_points(seat)
+            unscored += bonus == 0
+            for want_k in (bonus - 1, bonus, bonus + 1):
+                for cond, holds in (
+                    (ex.bonus(seat, want_k), bonus == want_k),
+                    (ex.bonus_at_most(seat, want_k), bonus <= want_k),
+                    (ex.bonus_at_least(seat, want_k), bonus >= want_k),
+                ):
+                    assert asker.ask([cond], workers=1).exists is holds, (end, cond)
+                    checked += 1
+            s = scores[seat]
+            for want_k in (s - 1, s, s + 1):
+                for cond, holds in (
+                    (ex.score(seat, want_k), s == want_k),
+                    (ex.score_at_most(seat, want_k), s <= want_k),
+                    (ex.score_at_least(seat, want_k), s >= want_k),
+                ):
+                    assert asker.ask([cond], workers=1).exists is holds, (end, cond)
+                    checked += 1
+        assert asker.ask([], workers=1).exists is True  # (the model is whole)
+    assert checked >= 1000 and unscored >= 15 and 6 <= paradoxes <= 12, (
+        checked, unscored, paradoxes
+    )

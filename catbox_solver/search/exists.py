@@ -10,7 +10,7 @@ does not replay is a bug of the encoding and raises :class:`WitnessBug`.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -252,16 +252,21 @@ SCORED = (
 """The condition kinds about the prediction bonus and the round score."""
 
 
-def _enforced(model: cp_model.CpModel, ct: Any, lits: Sequence[Lit]) -> None:
-    """Enforce the constraint ``ct`` only if every literal holds (constants folded)."""
+def _enforced(model: cp_model.CpModel, relation: Callable[[], Any], lits: Sequence[Lit]) -> None:
+    """Add the linear ``relation()`` enforced only if every literal holds (constants
+    folded). Nothing is added when a literal is the constant False: the relation is built
+    only after that test, since a relation added to the model holds whatever is enforced
+    later (a finished round's unscored bonus made every upper bound on it unconditional,
+    and the model infeasible)."""
     if any(lit is False for lit in lits):
         return
     live = [lit for lit in lits if lit is not True]
-    if isinstance(ct, bool):
-        if not ct:
+    rel = relation()
+    if isinstance(rel, bool):  # (a relation between constants)
+        if not rel:
             add_clause(model, [neg(lit) for lit in live])
         return
-    ct.only_enforce_if(live)
+    model.add(rel).only_enforce_if(live)
 
 
 def add_scored(rm: RoundModel, kind: str, seat: int, k: int, enforce: Lit) -> None:
@@ -278,25 +283,25 @@ def add_scored(rm: RoundModel, kind: str, seat: int, k: int, enforce: Lit) -> No
     if kind.startswith("bonus"):
         if lower and k > 0:  # on and a connected set of >= k own cells
             add_clause(model, [on], enforce)
-            _enforced(model, model.add(group_size_var(rm, seat) >= k), [enforce])
+            _enforced(model, lambda: group_size_var(rm, seat) >= k, [enforce])
         if upper:
             if k < 0:
                 add_clause(model, [], enforce)
             else:  # off, or every group <= k
-                _enforced(model, model.add(group_bound_var(rm, seat) <= k), [enforce, on])
+                _enforced(model, lambda: group_bound_var(rm, seat) <= k, [enforce, on])
         return
     if lower:
         # score >= k: tp >= k (the bonus only adds), or on with tp + g >= k
         plain = model.new_bool_var(f"scoreplain{seat}_{k}_{kind}")
         grouped = model.new_bool_var(f"scoregroup{seat}_{k}_{kind}")
         add_clause(model, [plain, grouped], enforce)
-        _enforced(model, model.add(tp >= k), [plain])
+        _enforced(model, lambda: tp >= k, [plain])
         add_clause(model, [on], grouped)
-        _enforced(model, model.add(tp + group_size_var(rm, seat) >= k), [grouped])
+        _enforced(model, lambda: tp + group_size_var(rm, seat) >= k, [grouped])
     if upper:
         # score <= k: off and tp <= k, or on and tp + m <= k (m >= largest group)
-        _enforced(model, model.add(tp <= k), [enforce, neg(on)])
-        _enforced(model, model.add(tp + group_bound_var(rm, seat) <= k), [enforce, on])
+        _enforced(model, lambda: tp <= k, [enforce, neg(on)])
+        _enforced(model, lambda: tp + group_bound_var(rm, seat) <= k, [enforce, on])
 
 
 def no_paradox() -> Condition:
