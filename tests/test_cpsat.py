@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from catbox_solver.errors import SearchError
 from catbox_solver.model.cpsat import build_free_round, build_round, no_paradox_lit
 from catbox_solver.model.position import Play, Position
-from catbox_solver.model.rules import Ruleset
+from catbox_solver.model.rules import GREEN, YELLOW, Ruleset
 from catbox_solver.search import exists as ex
 from catbox_solver.search.proofs import extract_deal, make_solver
 
 # A 4-player round found by the solver (docs/theorems.md, red-lead-exception): after these
-# 8 plays seat 2 leads trick 3 holding 2224446 with blue and green lost, yellow 2, 4 and 6
+# 8 plays seat 2 leads trick 3 holding 2224446 with blue lost, yellow and green 2, 4 and 6
 # taken, and red not broken: only red can be led.
 RED_LEAD_HANDS = [
     [1, 2, 5, 5, 5, 8, 8, 8, 8],
@@ -53,6 +53,9 @@ def test_red_lead_position_is_as_described() -> None:
     assert pos.hands[2] == (2, 2, 2, 4, 4, 4, 6)
     assert not pos.red_broken
     assert [p.text for p in pos.legal_plays()] == ["2r", "4r", "6r"]
+    # as docs/theorems.md says: blue lost, yellow and green 2, 4 and 6 taken
+    assert pos.colors[2] == 0b1101
+    assert all(pos.owner_of(v, c) is not None for v in (2, 4, 6) for c in (YELLOW, GREEN))
 
 
 def test_red_lead_readings_decide_the_paradox() -> None:
