@@ -110,6 +110,14 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "paradox: trick must be a whole number, not 1.5"),
     ("tricks count nan", lambda: ex.tricks(0, NAN),  # type: ignore[arg-type]
      "tricks: count must be a whole number, not nan"),
+    ("paradox with a seat", lambda: ex.Condition("paradox", seat=1),
+     "paradox: takes no seat"),
+    ("empty with a seat", lambda: ex.Condition("empty", seat=0, cell=(3, 1)),
+     "empty: takes no seat"),
+    ("condition kind", lambda: ex.Condition("tricks-exactly", seat=0, count=1),
+     "no condition 'tricks-exactly'; one of no-paradox, paradox, paradox-by, tricks, "
+     "tricks-at-least, tricks-at-most, bonus, bonus-at-least, bonus-at-most, score, "
+     "score-at-least, score-at-most, empty, final-board"),
     ("solver time limit nan", lambda: make_solver(2, NAN),
      "time limit must be a number of seconds, 0 or more, not nan"),
     ("solver workers -1", lambda: make_solver(-1, 5.0),

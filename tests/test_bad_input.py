@@ -59,6 +59,9 @@ def _one_line_error(args: list[str], message: str, stdin: str | None = None) -> 
          "exist only with 2 players"),
         ("--final-board=R:...... R:...... B:...... Y:...... G:......",
          "--final-board: row R is given twice"),
+        ('--final-board={"R": "......", "B": "......", "Y": "......", "G": "......", '
+         '"r": "......"}', "--final-board: row R is given twice"),
+        ('--final-board={"G": "......", "G": "......"}', "--final-board: row G is given twice"),
         ('--final-board={"R": ' + "1" * 5000 + "}", "--final-board: JSON that cannot be read"),
         ('--final-board={"R":' + "[" * 100_000, "--final-board: JSON that cannot be read"),
     ],

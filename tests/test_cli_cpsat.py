@@ -174,6 +174,17 @@ def test_prove_list_and_a_fast_proof() -> None:
     ]
     as_json = json.loads(run("prove", "--list", "--json").stdout)
     assert [s["name"] for s in as_json] == names
+    # --list NAME lists that statement, --players the statements proved for that count
+    one = run("prove", "--list", "full-board")
+    assert one.exit_code == 0 and [ln.split()[0] for ln in one.stdout.splitlines()] == [
+        "full-board"
+    ]
+    five = json.loads(run("prove", "--list", "--players", "5", "--json").stdout)
+    assert [s["name"] for s in five] == [
+        "one-empty-cell", "last-color-kept", "earliest-paradox", "red-lead-exception"
+    ]
+    unknown = run("prove", "--list", "nope")
+    assert unknown.exit_code == 2
     result = run("prove", "full-board", "--players", "3")
     assert result.exit_code == 0
     assert result.stdout.startswith("full-board, 3 players: PROVED (solver INFEASIBLE, ")

@@ -37,15 +37,20 @@ def _board(text: str) -> dict[str, str]:
 
     s = text.strip()
     if s.startswith("{"):
-        try:
-            obj = json.loads(s)
+        try:  # (as pairs: a row given twice, "R" and "r" or the same key, is an error)
+            obj = json.loads(s, object_pairs_hook=lambda pairs: pairs)
         except json.JSONDecodeError as exc:
             raise SearchError(f"--final-board: bad JSON ({exc.msg})") from None
         except (ValueError, RecursionError):  # a huge number, or nesting too deep
             raise SearchError("--final-board: JSON that cannot be read") from None
-        if not isinstance(obj, dict) or not all(isinstance(v, str) for v in obj.values()):
+        if not isinstance(obj, list) or not all(isinstance(v, str) for _, v in obj):
             raise SearchError("--final-board: a JSON object of row strings is needed")
-        return {str(k).upper(): v for k, v in obj.items()}
+        rows: dict[str, str] = {}
+        for key, row in obj:
+            if key.upper() in rows:
+                raise SearchError(f"--final-board: row {key.upper()} is given twice")
+            rows[key.upper()] = row
+        return rows
     board: dict[str, str] = {}
     for part in s.split():
         key, sep, row = part.partition(":")
@@ -245,7 +250,10 @@ def exists_cmd(
 @main.command("prove")
 @click.argument("name", required=False)
 @click.option("--players", type=click.IntRange(2, 5), help="Only this player count.")
-@click.option("--list", "list_", is_flag=True, help="Name every statement and stop.")
+@click.option(
+    "--list", "list_", is_flag=True,
+    help="Name every statement (or NAME; with --players, those for that count) and stop.",
+)
 @click.option("--time-limit", type=Seconds(at_least=0.01), default=120.0, help="Seconds per call.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
 @json_option
@@ -266,6 +274,7 @@ def prove_cmd(
     \b
     Examples:
       catbox prove --list
+      catbox prove --list --players 5
       catbox prove full-board --players 4
       catbox prove one-empty-cell --players 5 --json
     """
@@ -274,15 +283,22 @@ def prove_cmd(
     if list_ or name is None:
         if not list_:
             raise SearchError("name a statement (catbox prove --list shows them)")
+        if name is not None and name not in STATEMENTS:
+            raise SearchError(f"no statement {name!r} (catbox prove --list shows them)")
+        # --list NAME: that statement; --players N: the statements proved for N players
+        listed = [
+            s for s in STATEMENTS.values()
+            if name in (None, s.name) and (players is None or players in s.players)
+        ]
         if as_json:
             echo_json(
                 [
                     {"name": s.name, "players": list(s.players), "statement": s.text}
-                    for s in STATEMENTS.values()
+                    for s in listed
                 ]
             )
             return
-        for s in STATEMENTS.values():
+        for s in listed:
             counts = ",".join(map(str, s.players))
             click.echo(f"{s.name:20} ({counts} players)  {s.text}")
         return

@@ -88,8 +88,17 @@ class Condition:
     board: tuple[tuple[str, str], ...] | None = None
 
     def __post_init__(self) -> None:
-        """Check the fields' types and the cell: a float, None or a negative index was read
-        as another condition (``empty((3, -1))`` as G3) or failed deep in the solver."""
+        """Check the kind, the fields it takes, their types and the cell: a float, None or a
+        negative index was read as another condition (``empty((3, -1))`` as G3) or failed
+        deep in the solver, and a field the kind does not take changed the condition
+        silently (``Condition("paradox", seat=1)``, named ``--paradox``, asked for a paradox
+        of seat 1)."""
+        takes = _TAKES.get(self.kind)
+        if takes is None:
+            raise SearchError(f"no condition {self.kind!r}; one of {', '.join(_TAKES)}")
+        for what in ("seat", "count", "trick", "cell", "board"):
+            if what not in takes and getattr(self, what) is not None:
+                raise SearchError(f"{self.kind}: takes no {what}")
         for what in ("seat", "count", "trick"):
             value = getattr(self, what)
             if value is not None:
@@ -249,6 +258,15 @@ SCORED = (
     "score-at-least",
     "score-at-most",
 )
+
+_TAKES: dict[str, tuple[str, ...]] = {  # the fields each kind of condition takes
+    "no-paradox": (),
+    "paradox": ("trick",),
+    "paradox-by": ("seat", "trick"),
+    **{k: ("seat", "count") for k in ("tricks", "tricks-at-least", "tricks-at-most", *SCORED)},
+    "empty": ("cell",),
+    "final-board": ("board",),
+}
 """The condition kinds about the prediction bonus and the round score."""
 
 
