@@ -1407,7 +1407,7 @@ class Search:
             except _Budget:
                 while len(st.undo) > depth:
                     st.pop()
-            if self._limit == end:
+            if cap >= 0 and self._limit == end:  # (the cap, not a restart's budget)
                 return None
             attempt += 1
             if self._mode == 2:
@@ -1630,8 +1630,9 @@ class Search:
         left made. Every play still open gets a short search, in rounds with a node budget
         growing fourfold, and the first shown to keep a paradox-free finish is taken: a
         play without one can cost far more to refute than another costs to prove (one
-        4-player first lead: the value and every play's result in 1.5 s, then the line
-        stuck at its tenth play for over 300 s when the plays were tried one by one)."""
+        4-player first lead: the value and every play's result in a fraction of a second,
+        then the line stuck at its tenth play for over 300 s when the plays were tried one
+        by one)."""
         st = self.st
         open_plays = list(plays)
         budget = 2000
@@ -1955,9 +1956,8 @@ def _with_line(
     line's first play is the first in the search order whose result is the value (what
     principal_variation would choose, without searching again) and the rest comes from the
     search that solved that play (with several searches, its table holds what the line
-    needs). A timeout during
-    the line keeps the value and the start of the line found so far (each of its plays
-    keeps the value). Nodes and time are the caller's to fill in."""
+    needs). A timeout during the line keeps the value and the start of the line found so
+    far (each of its plays keeps the value). Nodes and time are the caller's to fill in."""
     pos, hero = search.pos, search.hero
     results = [found[i if twin is None else twin] for i, twin in enumerate(twins)]
     value = _combine(question, pos.to_move == hero, results)
