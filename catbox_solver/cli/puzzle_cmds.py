@@ -106,7 +106,7 @@ def solve_cmd(
     """
     puzzles = load_puzzles(path)
     solutions: list[Solution] = []
-    ready_search(quiet or not as_json)
+    ready_search(quiet)  # (the note also in text mode, where no progress bar is shown)
     for pz in progress(puzzles, len(puzzles), "solving", quiet or not as_json):
         sol = solve_puzzle(pz, timeout)
         solutions.append(sol)
