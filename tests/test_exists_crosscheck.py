@@ -164,23 +164,18 @@ def test_bonus_and_score_conditions_on_rounds_that_are_over() -> None:
         for seat in range(n):
             bonus = scores[seat] - end.trick_points(seat)
             unscored += bonus == 0
-            for want_k in (bonus - 1, bonus, bonus + 1):
-                for cond, holds in (
-                    (ex.bonus(seat, want_k), bonus == want_k),
-                    (ex.bonus_at_most(seat, want_k), bonus <= want_k),
-                    (ex.bonus_at_least(seat, want_k), bonus >= want_k),
-                ):
-                    assert asker.ask([cond], workers=1).exists is holds, (end, cond)
-                    checked += 1
-            s = scores[seat]
-            for want_k in (s - 1, s, s + 1):
-                for cond, holds in (
-                    (ex.score(seat, want_k), s == want_k),
-                    (ex.score_at_most(seat, want_k), s <= want_k),
-                    (ex.score_at_least(seat, want_k), s >= want_k),
-                ):
-                    assert asker.ask([cond], workers=1).exists is holds, (end, cond)
-                    checked += 1
+            for truth, exactly, at_most, at_least in (
+                (bonus, ex.bonus, ex.bonus_at_most, ex.bonus_at_least),
+                (scores[seat], ex.score, ex.score_at_most, ex.score_at_least),
+            ):
+                for k in (truth - 1, truth, truth + 1):
+                    for cond, holds in (
+                        (exactly(seat, k), truth == k),
+                        (at_most(seat, k), truth <= k),
+                        (at_least(seat, k), truth >= k),
+                    ):
+                        assert asker.ask([cond], workers=1).exists is holds, (end, cond)
+                        checked += 1
         assert asker.ask([], workers=1).exists is True  # (the model is whole)
     assert checked >= 1000 and unscored >= 15 and 6 <= paradoxes <= 12, (
         checked, unscored, paradoxes
