@@ -166,6 +166,10 @@ def rules_diff(
     if isinstance(result, Difference):
         cards, left = result.size
         if as_json:
+            under_b: dict[str, Any] = {"ruleset": b.name, "answer": _answer_json(result.answer_b)}
+            if result.position_b is not None:  # (B's predictions, which A's position lacks)
+                under_b["position"] = position_to_dict(result.position_b)
+                under_b["notation"] = position_to_notation(result.position_b)
             echo_json({
                 "differ": True,
                 "question": question,
@@ -175,12 +179,7 @@ def rules_diff(
                 "line": [play_json(p) for p in result.line],
                 "hero": result.hero,
                 "a": {"ruleset": a.name, "answer": _answer_json(result.answer_a)},
-                "b": {"ruleset": b.name, "answer": _answer_json(result.answer_b), **(
-                    {} if result.position_b is None else {
-                        "position": position_to_dict(result.position_b),
-                        "notation": position_to_notation(result.position_b),
-                    }
-                )},
+                "b": under_b,
             })
             return
         click.echo(f"{a.name} and {b.name} differ ({question}); smallest position found: "

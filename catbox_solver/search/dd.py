@@ -2180,10 +2180,10 @@ def warm_up() -> None:
     """Make the compiled core ready: numba compiles it at its first use after an install
     (about 20 s on one core of the development machine) and then loads it from its disk
     cache (a fraction of a second). A tiny position is searched for the trick and score
-    game and the cooperative search, in this thread and in a worker thread, whose entry
-    points differ (see core._entry). Commands call it before their searches start, so that
-    the wait comes first and can be named, not inside a progress line. Once done, a
-    call returns at once."""
+    game and the cooperative search, in this thread and in a worker of the search pool,
+    whose entry points differ (see core._entry). Commands call it before their searches
+    start, so that the wait comes first and can be named, not inside a progress line.
+    Once done, a call returns at once."""
     global _warm
     if _warm:
         return
@@ -2197,9 +2197,7 @@ def warm_up() -> None:
             Search(pos, pos.to_move).exact(question)
 
     run()
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
+    _pool().submit(run).result()  # (a worker of the searches' own pool)
     _warm = True
 
 

@@ -103,12 +103,9 @@ class Condition:
             value = getattr(self, what)
             if value is not None:
                 check_int(value, f"{self.kind}: {what}")
-        if self.kind in ("paradox-by", "tricks", "tricks-at-least", "tricks-at-most", *SCORED):
-            if self.seat is None:
-                raise SearchError(f"{self.kind}: a seat is needed")
-        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most", *SCORED):
-            if self.count is None:
-                raise SearchError(f"{self.kind}: a count is needed")
+        for what in ("seat", "count"):  # (a kind's trick is optional: "at any trick")
+            if what in takes and getattr(self, what) is None:
+                raise SearchError(f"{self.kind}: a {what} is needed")
         if self.kind == "empty":
             cell = self.cell
             if not isinstance(cell, tuple) or len(cell) != 2:
