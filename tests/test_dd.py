@@ -28,6 +28,7 @@ from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search import dd as dd_mod
+from catbox_solver.search.core import S_OWN, S_WON, bonus_ceiling
 from catbox_solver.search.dd import (
     QUESTIONS,
     Answer,
@@ -310,6 +311,46 @@ def test_canonical_key_merges_renamed_colors() -> None:
 
 
 # ---- errors and timeouts ------------------------------------------------------------------
+def _best_bonus_score(pos: Position, hero: int) -> int | None:
+    """The highest round score with a bonus over every line of play from ``pos`` (all
+    seats helping the hero), None if no line ends with the hero's prediction met and no
+    paradox of its own: a brute force over Position."""
+    plays = pos.legal_plays()
+    if not plays:
+        if pos.paradox_by == hero or not pos.prediction_met(hero):
+            return None
+        return pos.scores()[hero]
+    found = [v for p in plays if (v := _best_bonus_score(pos.after(p), hero)) is not None]
+    return max(found, default=None)
+
+
+def test_no_score_with_a_bonus_is_above_the_bonus_ceiling() -> None:
+    """Search._bonus_ceiling, the score game's cut (above it the score is the trick
+    points), is at least the best score with a bonus of every line (brute force), and the
+    compiled core's bonus_ceiling is the same number."""
+    checked = tight = 0
+    for pos, hero in _small_positions():
+        if pos.predictions is not None and pos.predictions[hero] is None:
+            continue
+        search = Search(pos, hero)
+        tl = pos.tricks_left
+        if not search._bonus_possible(tl):
+            continue
+        ceiling = search._bonus_ceiling(tl)
+        core = search._loaded_core()
+        assert core is not None
+        core.s[S_WON] = search.st.won[hero]
+        core.s[S_OWN] = search.st.owners[hero]
+        assert bonus_ceiling(core.s, tl) == ceiling, (pos, hero)
+        best = _best_bonus_score(pos, hero)
+        if best is not None:
+            assert best <= ceiling, (pos, hero, best, ceiling)
+            tight += best == ceiling
+        checked += 1
+    assert checked >= 200
+    assert tight >= 60
+
+
 def test_score_needs_the_heros_prediction() -> None:
     rules = Ruleset(players=4)
     line = random_line(start_position(rules, 1), 1)

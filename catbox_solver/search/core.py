@@ -1252,7 +1252,8 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                     return True
                 if tsc[slot, T_HI] < r:
                     return False
-            if r <= 0 or not _bonus_possible(s, tl):
+            floor = 0 if s[S_AT_MOST_4] else s[S_PRED]
+            if not _bonus_possible(s, tl) or r <= floor or r > bonus_ceiling(s, tl):
                 # score >= r <=> trick points >= r (see Search._s_py): ask the trick
                 # game for the smallest u whose final trick points reach r
                 w = s[S_WON]
@@ -1265,12 +1266,18 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                     return False
                 _store(tsc, row, 1000, r, res)
                 return res
-            if not game(s, zero, zero, ply + 1, buf, tt, tsc, deadline):
-                # a score of at least 1 needs the hero to cause no paradox
-                if s[S_ABORT]:
-                    return False
-                _store(tsc, row, 1000, r, False)
+            need = floor - s[S_WON]
+            if need < 0:
+                need = zero
+            enough = game(s, zero, need, ply + 1, buf, tt, tsc, deadline)
+            if s[S_ABORT]:
                 return False
+            if not enough or (r == floor + 1 and s[S_OWN] and not s[S_AT_MOST_4]):
+                # a score above the prediction needs the hero to cause no paradox and to
+                # win at least its prediction; with a token already it then scores at
+                # least one more than the prediction (Search._s_py)
+                _store(tsc, row, 1000, r, enough)
+                return enough
         mine = p == hero
         res = not mine
         _order(s, row, kp, p, True)
@@ -1734,6 +1741,33 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
         return bool(w <= 4)
     pred = s[S_PRED]
     return bool(pred >= 0 and w <= pred <= w + tl)
+
+
+@njit(cache=True)
+def bonus_ceiling(s: Arr, tl: int) -> int:
+    """Search._bonus_ceiling: no score with a bonus is above this (the bonus still
+    possible): the trick count it needs plus the largest group the hero's tokens could
+    still form (free cells of values it holds in colors it has, no more cells than the
+    plays it can still make)."""
+    hero = s[S_HERO]
+    own = s[S_OWN]
+    cols = s[S_COLORS + hero]
+    used = s[S_USED]
+    h = s[S_HANDS + hero]
+    reach = own
+    for v in range(s[S_NV]):
+        sh = 4 * v
+        if h >> sh & 15:
+            reach |= (~(used >> sh) & cols & 15) << sh
+    group = largest_group(s, reach)
+    cap = capacity(s, hero)
+    most = _bits(own) + (tl if tl < cap else cap)
+    if most < group:
+        group = most
+    if s[S_AT_MOST_4]:
+        w = s[S_WON] + tl
+        return int((4 if w > 4 else w) + group)
+    return int(s[S_PRED] + group)
 
 
 @njit(cache=True, nogil=True)

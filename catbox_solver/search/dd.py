@@ -1200,16 +1200,28 @@ class Search:
                     return True
                 if ent[1] < k:
                     return False
-            if k <= 0 or not self._bonus_possible(tl):
-                # score >= k <=> trick points >= k: for k <= 0 every outcome without a
-                # paradox by the hero passes both; without a possible bonus they are equal
+            if (
+                not self._bonus_possible(tl)
+                or k <= self._score_floor()
+                or k > self._bonus_ceiling(tl)
+            ):
+                # score >= k <=> trick points >= k (the score is never below the trick
+                # points): without a possible bonus they are equal; a score of at most the
+                # prediction, with or without the bonus, needs as many trick points; and
+                # above every score with a bonus the score is the trick points
                 res = self.tricks_at_least(k)
                 self._store_score(key, k, res)
                 return res
-            if not self._u(0):
-                # a score of at least 1 needs the hero to cause no paradox
-                self._store_score(key, k, False)
-                return False
+            floor = self._score_floor()
+            enough = self._u(max(floor - st.won[self.hero], 0))
+            if not enough or (
+                k == floor + 1 and st.owners[self.hero] and not self._at_most_4
+            ):
+                # a score above the prediction needs the hero to cause no paradox and to
+                # win at least its prediction (the bonus, or more tricks than that); with
+                # a token already it then scores at least one more than the prediction
+                self._store_score(key, k, enough)
+                return enough
         mine = p == self.hero
         res = not mine
         for play in self._order(plays, p, True):
@@ -1239,6 +1251,41 @@ class Search:
             return w <= 4
         pred = self._pred
         return pred is not None and w <= pred <= w + tl
+
+    def _score_floor(self) -> int:
+        """Up to this score the score question is the trick question (see _s_py): the
+        prediction, with 3-5 players; 0 with 2 (a bonus needs at most 4 tricks, so a
+        score may pass k with fewer than k trick points)."""
+        if self._at_most_4:
+            return 0
+        assert self._pred is not None  # (the bonus is possible)
+        return self._pred
+
+    def _bonus_ceiling(self, tl: int) -> int:
+        """No score with a bonus is above this, with ``tl`` tricks left and the bonus
+        still possible: the trick count it needs (the prediction; 2 players:
+        at most 4, and no more than can still be won) plus the largest group the hero's
+        tokens could still form. Its tokens can grow only on free cells of values it holds,
+        in colors it still has, and by no more cells than the plays it can still make.
+        Why: a score above it is the trick points, which the trick game answers far
+        faster than the score game."""
+        st = self.st
+        h = self.hero
+        own = st.owners[h]
+        cols = st.colors[h]
+        reach, x, sh = own, st.hands[h], 0
+        while x:
+            if x & 15:
+                reach |= (~(st.used >> sh) & cols & 15) << sh
+            x >>= 4
+            sh += 4
+        group = min(
+            largest_group(reach, self._row_order, self._diagonal),
+            bin(own).count("1") + min(tl, self._capacity(h)),
+        )
+        tricks = min(4, st.won[h] + tl) if self._at_most_4 else self._pred
+        assert tricks is not None  # (the bonus is possible)
+        return tricks + group
 
     # ---- move ordering ----------------------------------------------------------------
     def _order_low(self, plays: list[Play], p: int) -> list[Play]:
@@ -1520,12 +1567,14 @@ class Search:
         self.partial = (self._final(lo), top)
 
     def _score_ceiling(self) -> int:
-        """No score above this on the current state: every trick left won, and a token
-        for each, on top of what the hero has."""
+        """No score above this on the current state: every trick left won, or the most a
+        score with a bonus can reach (``_bonus_ceiling``)."""
         st = self.st
-        return st.won[self.hero] + st.tricks_left + bin(st.owners[self.hero]).count("1") + (
-            st.tricks_left
-        )
+        tl = st.tricks_left
+        top = st.won[self.hero] + tl
+        if self._bonus_possible(tl):
+            top = max(top, self._bonus_ceiling(tl))
+        return top
 
     def score_exact(self, sign: bool | None = None) -> int:
         """The hero's guaranteed round score (``sign``: the answer of ``u >= 0``, when
