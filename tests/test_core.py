@@ -14,6 +14,7 @@ import pytest
 from gen import paradox_free_line, paradox_free_round, random_line, replay, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from minimax_ref import minimax, tree_size
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
@@ -37,6 +38,7 @@ from catbox_solver.search.core import (
     hero_ducks_twice,
     red_holds,
     safe,
+    wins_then_safe,
 )
 from catbox_solver.search.dd import Search, solve, value_only
 from catbox_solver.search.fast import FastState
@@ -203,6 +205,47 @@ def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
     assert 3000 < yes < checked - 1000, (yes, checked)
     assert leads > 200, leads
     assert must > 200, must
+
+
+def test_wins_then_safe_means_the_hero_wins_a_trick_and_no_paradox() -> None:
+    """wins_then_safe (compiled) equals Search._wins_then_safe, and every time it says
+    yes the hero can make sure of at least one more trick and no paradox of its own
+    (brute force, the plain minimax: trick points above the tricks won before this
+    trick); asked where the search asks it: after each play of the hero, and at every
+    later point of the trick; positions of random rounds and paradox-free lines of
+    every ruleset."""
+    rng = random.Random(17)
+    positions = list(_round_positions())
+    for rules in RULESETS:
+        positions.extend(_pf_line(rules, rng))
+    checked = yes = brute = completed = 0
+    for pos in positions:
+        if not pos.tricks_left or not pos.legal_plays():
+            continue
+        n = pos.rules.players
+        cases: list[tuple[Position, int]] = []
+        for hero in range(n):
+            if (hero - pos.leader) % n < len(pos.trick):
+                cases.append((pos, hero))
+        cases.extend((pos.after(pl), pos.to_move) for pl in pos.legal_plays())
+        for after, hero in cases:
+            fs = FastState(after)
+            got = bool(wins_then_safe(_core(fs, hero, tt_bits=1).s))
+            assert got == Search(after, hero, engine="python")._wins_then_safe(), (
+                repr(after), hero,
+            )
+            checked += 1
+            if got:
+                yes += 1
+                completed += not after.trick
+                if tree_size(after, 20_000) < 20_000:
+                    brute += 1
+                    won = pos.tricks_won[hero]
+                    assert minimax(after, hero, "tricks") >= won + 1, (repr(after), hero)
+    assert checked > 20_000, checked
+    assert yes > 600, yes
+    assert brute > 450, brute
+    assert completed > 200, completed
 
 
 def _can_follow_low(pos: Position, hero: int) -> bool:

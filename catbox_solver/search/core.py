@@ -1383,6 +1383,21 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                 if keyed:
                     _store(tt, row, tl, zero, True)
                 return True
+    if r == 1:
+        # the hero surely wins this trick and is then safe for the plays it still needs:
+        # u >= 1 (Search._u_py: at its turn, after one of its plays; later, as it stands)
+        if mine:
+            for j in range(k):
+                pl = row[j]
+                w = _push(s, row, pl)
+                ok = wins_then_safe(s)
+                _pop(s, row, pl, w)
+                if ok:
+                    if keyed:
+                        _store(tt, row, tl, r, True)
+                    return True
+        elif (hero - leader) % n < tlen and wins_then_safe(s):
+            return True
     res = not mine
     if r < 0:
         _order_low(s, row, k, p)
@@ -1435,6 +1450,47 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     if keyed:
         _store(tt, row, tl, r, res)
     return res
+
+
+@njit(cache=True)
+def wins_then_safe(s: Arr) -> bool:
+    """Search._wins_then_safe: the hero has played in this trick (or just completed it),
+    its card surely wins the trick and it is then safe for the plays it still needs."""
+    hero = s[S_HERO]
+    n = s[S_N]
+    tlen = s[S_TLEN]
+    tl = s[S_TL]
+    leader = s[S_LEADER]
+    if tlen == 0:
+        # the hero's card completed the trick (the leader is its winner)
+        return leader == hero and (tl == 0 or safe(s, hero, tl))
+    if (leader + _winner(s, tlen)) % n != hero:
+        return False
+    card = s[S_TRICK + (hero - leader) % n]
+    for i in range(tlen, n):
+        seat = (leader + i) % n
+        if could_beat(s, seat, card) or not safe(s, seat, 1):
+            return False
+    return tl == 1 or safe(s, hero, tl - 1)
+
+
+@njit(cache=True)
+def could_beat(s: Arr, seat: int, card: int) -> bool:
+    """Search._could_beat: could ``seat`` ever play above ``card``, the best of the
+    trick (a higher held value on a free cell of its color that the seat has; on a plain
+    card, any held value on a free red cell of a red it has)?"""
+    v = card >> 2
+    c = card & 3
+    cols = s[S_COLORS + seat]
+    used = s[S_USED]
+    h = s[S_HANDS + seat]
+    for w in range(1, s[S_NV] + 1):
+        sh = 4 * w - 4
+        if h >> sh & 15:
+            free = ~(used >> sh) & cols
+            if (c != 0 and free & 1) or (w > v and free >> c & 1):
+                return True
+    return False
 
 
 # ---- cooperative: can the players together finish with no paradox? -------------------------

@@ -55,7 +55,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.numbers import check_seconds, is_whole
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
-from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.model.rules import COLOR_CHARS, RED
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.search.fast import FastState
 from catbox_solver.search.interrupt import Guard, can_guard, ctrl_c_stops, wait_awake
@@ -480,6 +480,20 @@ class Search:
                     if key is not None:
                         self._store(key, tl, 0, True)
                     return True
+        if r == 1:
+            # the hero surely wins this trick and is then safe for the plays it still
+            # needs: u >= 1 (at its turn, after one of its plays; later, as it stands)
+            if mine:
+                for play in plays:
+                    st.push(play)
+                    ok = self._wins_then_safe()
+                    st.pop()
+                    if ok:
+                        if key is not None:
+                            self._store(key, tl, 1, True)
+                        return True
+            elif (self.hero - st.leader) % st.n < len(trick) and self._wins_then_safe():
+                return True
         res = not mine
         # make and unmake each play in place (FastState.push/pop inlined for speed; the
         # tricks won and token owners are not needed for u and are left alone)
@@ -526,6 +540,52 @@ class Search:
         if key is not None:
             self._store(key, tl, r, res)
         return res
+
+    def _wins_then_safe(self) -> bool:
+        """The hero has played in this trick (or just completed it): its card surely wins
+        the trick, and it is then safe for every play it still needs, so u >= 1. Surely:
+        its card wins the trick as it stands, no seat still to play holds a card that could
+        beat it on a free cell of a color that seat has (a higher card of the led color or
+        any red on a plain card; a higher red on a red one), and each of them surely has a
+        play (a seat that is stuck ends the round before the trick is won). Cells only
+        fill and colors are only lost, so what cannot beat the card now never can."""
+        st = self.st
+        hero = self.hero
+        n = st.n
+        trick = st.trick
+        tl = st.tricks_left
+        if not trick:
+            # the hero's card completed the trick (st.leader is its winner)
+            return st.leader == hero and (tl == 0 or self._safe(hero, tl))
+        leader = st.leader
+        if (leader + trick_winner_index(trick)) % n != hero:
+            return False
+        card = trick[(hero - leader) % n]
+        for i in range(len(trick), n):
+            seat = (leader + i) % n
+            if self._could_beat(seat, card) or not self._safe(seat, 1):
+                return False
+        return tl == 1 or self._safe(hero, tl - 1)
+
+    def _could_beat(self, seat: int, card: Play) -> bool:
+        """Could ``seat`` ever play a card above ``card``, the best of the trick: a higher
+        value, held, on a free cell of the card's color that it has, or, on a plain card,
+        any held value on a free red cell of a red it has (legality aside: a must-follow
+        reading may forbid it, which only makes the answer safer)."""
+        st = self.st
+        v, c = card
+        cols = st.colors[seat]
+        used = st.used
+        x, sh, w = st.hands[seat], 0, 1
+        while x:
+            if x & 15:
+                free = ~(used >> sh) & cols
+                if (c != RED and free & 1) or (w > v and free >> c & 1):
+                    return True
+            x >>= 4
+            sh += 4
+            w += 1
+        return False
 
     def _store(self, key: tuple[int, ...], tl: int, r: int, res: bool) -> None:
         lo, hi = self.tu.get(key, (-tl, tl))
