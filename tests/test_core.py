@@ -181,10 +181,7 @@ def test_hero_ducks_means_a_losing_play_at_its_turn() -> None:
     Position); on every position of random rounds and paradox-free lines of every
     ruleset (must-follow readings included), for every seat not yet played in the
     trick."""
-    rng = random.Random(11)
-    positions = list(_round_positions())
-    for rules in RULESETS:
-        positions.extend(_pf_line(rules, rng))
+    positions = _test_positions(11, RULESETS, lines=1)
     checked = yes = leads = must = 0
     for pos in positions:
         if not pos.tricks_left or not pos.legal_plays():
@@ -214,10 +211,7 @@ def test_wins_then_safe_means_the_hero_wins_a_trick_and_no_paradox() -> None:
     trick); asked where the search asks it: after each play of the hero, and at every
     later point of the trick; positions of random rounds and paradox-free lines of
     every ruleset."""
-    rng = random.Random(17)
-    positions = list(_round_positions())
-    for rules in RULESETS:
-        positions.extend(_pf_line(rules, rng))
+    positions = _test_positions(17, RULESETS, lines=1)
     checked = yes = brute = completed = 0
     for pos in positions:
         if not pos.tricks_left or not pos.legal_plays():
@@ -266,10 +260,7 @@ def test_low_follow_means_a_losing_follow_at_its_turn() -> None:
     hero, whatever the others play before its turn, has a legal follow that does not win
     (brute force over Position); every seat not yet played in a trick under way, on the
     positions of random rounds and paradox-free lines of every ruleset."""
-    rng = random.Random(13)
-    positions = [p for p in _round_positions() if p.trick]
-    for rules in RULESETS:
-        positions.extend(p for p in _pf_line(rules, rng) if p.trick)
+    positions = [p for p in _test_positions(13, RULESETS, lines=1) if p.trick]
     checked = yes = stolen = 0
     for pos in positions:
         if not pos.legal_plays():
