@@ -1487,8 +1487,8 @@ def could_beat(s: Arr, seat: int, card: int) -> bool:
     for w in range(1, s[S_NV] + 1):
         sh = 4 * w - 4
         if h >> sh & 15:
-            free = ~(used >> sh) & cols
-            if (c != 0 and free & 1) or (w > v and free >> c & 1):
+            free = ~(used >> sh) & cols & 15
+            if free & ~_value_loses(free, c, w < v, c == 0):
                 return True
     return False
 

@@ -579,8 +579,8 @@ class Search:
         x, sh, w = st.hands[seat], 0, 1
         while x:
             if x & 15:
-                free = ~(used >> sh) & cols
-                if (c != RED and free & 1) or (w > v and free >> c & 1):
+                free = ~(used >> sh) & cols & 15
+                if free & ~_value_loses(free, c, w < v, c == RED):
                     return True
             x >>= 4
             sh += 4
@@ -1260,11 +1260,8 @@ class Search:
                     return True
                 if ent[1] < k:
                     return False
-            if (
-                not self._bonus_possible(tl)
-                or k <= self._score_floor()
-                or k > self._bonus_ceiling(tl)
-            ):
+            floor = self._score_floor()
+            if not self._bonus_possible(tl) or k <= floor or k > self._bonus_ceiling(tl):
                 # score >= k <=> trick points >= k (the score is never below the trick
                 # points): without a possible bonus they are equal; a score of at most the
                 # prediction, with or without the bonus, needs as many trick points; and
@@ -1272,7 +1269,6 @@ class Search:
                 res = self.tricks_at_least(k)
                 self._store_score(key, k, res)
                 return res
-            floor = self._score_floor()
             enough = self._u(max(floor - st.won[self.hero], 0))
             if not enough or (
                 k == floor + 1 and st.owners[self.hero] and not self._at_most_4
@@ -1315,10 +1311,10 @@ class Search:
     def _score_floor(self) -> int:
         """Up to this score the score question is the trick question (see _s_py): the
         prediction, with 3-5 players; 0 with 2 (a bonus needs at most 4 tricks, so a
-        score may pass k with fewer than k trick points)."""
-        if self._at_most_4:
+        score may pass k with fewer than k trick points; 0 too without a prediction, when
+        no bonus is possible and every score is the trick points)."""
+        if self._at_most_4 or self._pred is None:
             return 0
-        assert self._pred is not None  # (the bonus is possible)
         return self._pred
 
     def _bonus_ceiling(self, tl: int) -> int:
