@@ -16,17 +16,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from minimax_ref import minimax, tree_size
 
-from catbox_solver.errors import SearchError
+from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.search.core import (
     B_SIZE,
+    B_WORDS,
     LEARNED_TL,
     PROBE_FIRST,
     PROBE_NODES,
     PROBE_TL,
     S_TL,
+    TT_WORDS,
     Core,
     _low_follow,
     _order_low,
@@ -36,6 +38,7 @@ from catbox_solver.search.core import (
     gen_plays,
     hero_ducks,
     hero_ducks_twice,
+    make_key,
     red_holds,
     safe,
     wins_then_safe,
@@ -566,6 +569,154 @@ def _small_positions() -> tuple[Position, ...]:
             cands = [p for p in line if 0 < p.tricks_left <= 3 and p.legal_plays()]
             out.extend(rng.sample(cands, min(3, len(cands))))
     return tuple(out)
+
+
+@cache
+def _small_trick_starts() -> tuple[Position, ...]:
+    """Every trick start with a legal play in the game trees of the small positions whose
+    trees have fewer than 3000 positions."""
+    out: list[Position] = []
+    seen: set[Position] = set()
+    for root in _small_positions():
+        if tree_size(root, 3000) >= 3000:
+            continue
+        stack = [root]
+        while stack:
+            pos = stack.pop()
+            if pos in seen:
+                continue
+            seen.add(pos)
+            plays = pos.legal_plays()
+            stack.extend(pos.after(p) for p in plays)
+            if plays and not pos.trick:
+                out.append(pos)
+    return tuple(out)
+
+
+def _rest_value(pos: Position, hero: int, memo: dict[tuple[Position, int], int]) -> int:
+    """The trick game's value of the rest of the round (``u``: g more tricks and no
+    paradox of the hero, or -1 - g when it causes one after g more), by the plain
+    minimax: the trick points less those already won, the paradox verdict telling the
+    two cases apart."""
+    got = memo.get((pos, hero))
+    if got is None:
+        points = minimax(pos, hero, "tricks")
+        won = pos.tricks_won[hero]
+        assert isinstance(points, int)
+        got = points - won if minimax(pos, hero, "paradox") else points + won - 1
+        memo[(pos, hero)] = got
+    return got
+
+
+def _free_cells(pos: Position, seat: int, v: int) -> int:
+    """How many free cells of value ``v`` are in ``seat``'s colors."""
+    return bin(~(pos.used >> 4 * (v - 1)) & pos.colors[seat] & 15).count("1")
+
+
+def _spare_copies(pos: Position) -> bool:
+    """Some seat holds more copies of a value than it has free cells of that value in
+    its colors (the key counts them up to those cells)."""
+    return any(
+        hand.count(v) > _free_cells(pos, seat, v)
+        for seat, hand in enumerate(pos.hands)
+        for v in set(hand)
+    )
+
+
+def _key(pos: Position, hero: int, words: np.ndarray) -> tuple[int, ...]:
+    """The compiled table's key of the trick start ``pos`` (make_key)."""
+    core = _core(FastState(pos), hero, tt_bits=12)
+    make_key(core.s, words)
+    return tuple(int(w) for w in words[B_WORDS : B_WORDS + TT_WORDS])
+
+
+def test_one_key_one_value() -> None:
+    """The compiled table's key (make_key) merges only trick starts of equal value: every
+    trick start in the game trees of small positions, for every hero, grouped by ruleset,
+    hero and key, has one value of the plain minimax. The key renumbers the live values,
+    counts a seat's colors and a value's cells only while some play can still use them,
+    and a seat's copies of a value only up to its free cells of it in its colors; many
+    groups merge positions that differ in their hands."""
+    memo: dict[tuple[Position, int], int] = {}
+    groups: dict[tuple[object, ...], tuple[Position, int]] = {}
+    words = np.zeros(B_SIZE, dtype=np.int64)
+    merged = spare = 0
+    for pos in _small_trick_starts():
+        for hero in range(pos.rules.players):
+            value = _rest_value(pos, hero, memo)
+            first = groups.setdefault((pos.rules, hero, *_key(pos, hero, words)), (pos, value))
+            if first[0] != pos:
+                assert first[1] == value, (repr(first[0]), repr(pos), hero)
+                merged += 1
+                spare += first[0].hands != pos.hands and (
+                    _spare_copies(first[0]) or _spare_copies(pos)
+                )
+    assert merged > 3000, merged
+    assert spare > 2500, spare
+
+
+def _with_copy_exchanged(pos: Position, seat: int, v: int, w: int) -> Position | None:
+    """``pos`` with one copy of value ``v`` in ``seat``'s hand exchanged for a ``w``, or
+    None when that makes no valid position (six copies of ``w``)."""
+    hand = list(pos.hands[seat])
+    hand.remove(v)
+    hands = list(pos.hands)
+    hands[seat] = tuple(sorted([*hand, w]))
+    try:
+        return Position(
+            pos.rules,
+            pos.owners,
+            pos.neutral,
+            hands,
+            pos.colors,
+            pos.leader,
+            pos.trick,
+            pos.tricks_won,
+            pos.predictions,
+            pos.tricks_left,
+        )
+    except PositionError:
+        return None
+
+
+def test_a_copy_without_a_free_cell_changes_neither_key_nor_value() -> None:
+    """A seat's copy of a value beyond its free cells of that value in its colors is never
+    played: exchanged for a value it can never play, the key stays and so does the value
+    (plain minimax). Any other such exchange (a copy it could still play) changes the key.
+    Over the trick starts of small positions' game trees, every seat and value, the seat
+    itself and the next as the hero."""
+    memo: dict[tuple[Position, int], int] = {}
+    words = np.zeros(B_SIZE, dtype=np.int64)
+    same_key = other_key = differ = 0
+    for pos in _small_trick_starts():
+        for seat in range(pos.rules.players):
+            hand = pos.hands[seat]
+            cells = [0] + [_free_cells(pos, seat, v) for v in range(1, pos.rules.values + 1)]
+            dead = [w for w in range(1, pos.rules.values + 1) if cells[w] == 0]
+            for v in sorted(set(hand)):
+                spare = hand.count(v) > cells[v]
+                for w in dead:
+                    if w == v:
+                        continue
+                    var = _with_copy_exchanged(pos, seat, v, w)
+                    if var is None:
+                        continue
+                    for hero in (seat, (seat + 1) % pos.rules.players):
+                        same = _key(pos, hero, words) == _key(var, hero, words)
+                        assert same == spare, (repr(pos), seat, v, w, hero)
+                        if spare:
+                            value = _rest_value(pos, hero, memo)
+                            got = _rest_value(var, hero, memo)
+                            assert got == value, (repr(pos), seat, v, w, hero)
+                            same_key += 1
+                        else:
+                            other_key += 1
+                            value = _rest_value(pos, hero, memo)
+                            differ += _rest_value(var, hero, memo) != value
+                    break
+    assert same_key > 15_000, same_key
+    assert other_key > 15_000, other_key
+    assert differ > 5_000, differ  # the exchanges that change the key often matter
 
 
 def test_compiled_u_equals_python_u() -> None:

@@ -852,13 +852,17 @@ def _put(words: Arr, pos: int, x: int, width: int) -> int:
 
 @njit(cache=True)
 def make_key(s: Arr, words: Arr) -> None:
-    """Canonical key at the start of a trick, finer than Search.key in two exact ways:
+    """Canonical key at the start of a trick, coarser than Search.key in exact ways (each
+    merges only positions of equal value, for every question but score):
 
-    - only *live* values count (values some hand still holds), renumbered 1, 2, ... in
-      order: from a trick start on, a value matters only through which of its cells are
-      free (for the copies still held) and through its order against other values (the
-      trick winner), so the cells of values nobody holds and the gaps they leave change
-      nothing (whether red is broken is kept as a bit of its own);
+    - only *live* values count (values some seat can still play), renumbered 1, 2, ...
+      in order: from a trick start on, a value matters only through which of its cells
+      are free (for the copies still held) and through its order against other values
+      (the trick winner), so the cells of values nobody can play and the gaps they leave
+      change nothing (whether red is broken is kept as a bit of its own);
+    - a seat's copies of a value count only up to its free cells of that value in its
+      colors: cells only fill and colors are only lost, so it never plays more of them,
+      and whenever it has such a cell it still has a copy (session 16);
     - a seat's color counts only while it has a free cell of that color for a value it
       holds: a color with no such cell never gives a play again, and losing it changes
       nothing; likewise a free cell that no holder of its value can fill counts as used.
@@ -875,23 +879,29 @@ def make_key(s: Arr, words: Arr) -> None:
     live = 0
     for v in range(nv):
         sh = 4 * v
+        free = ~(used >> sh) & 15
+        # a seat's copies count up to its free cells of the value in its colors
         anyone = 0
+        fill = 0
         for i in range(n):
-            anyone |= s[S_HANDS + i] >> sh & 15
+            cnt = s[S_HANDS + i] >> sh & 15
+            m = _POP[free & s[S_COLORS + i]]
+            if cnt and m:
+                anyone = 1
+                fill |= s[S_COLORS + i]
         if anyone == 0:
             continue
         # a cell no holder of the value can fill counts as used
-        fill = 0
-        for i in range(n):
-            if s[S_HANDS + i] >> sh & 15:
-                fill |= s[S_COLORS + i]
-        nib = used >> sh | (~fill & 15)
+        nib = ~(free & fill) & 15
         r0 |= (nib & 1) << live
         r1 |= (nib >> 1 & 1) << live
         r2 |= (nib >> 2 & 1) << live
         r3 |= (nib >> 3 & 1) << live
         for i in range(n):
             cnt = s[S_HANDS + i] >> sh & 15
+            m = _POP[free & s[S_COLORS + i]]
+            if cnt > m:
+                cnt = m
             if cnt:
                 s[S_MASKS + i] |= cnt << (4 * live)
                 s[S_HITS + i] |= ~nib & 15
@@ -921,6 +931,9 @@ def make_key(s: Arr, words: Arr) -> None:
     pos = _put(words, pos, c3, 17)
     pos = _put(words, pos, s[S_LEADER], 3)
     pos = _put(words, pos, 1 if used & s[S_REDROW] else 0, 1)
+    # the tricks left: with copies counted up to the free cells, the hands no longer
+    # tell (256 bits in all with 5 players, 9 values and up to 8 tricks left)
+    pos = _put(words, pos, s[S_TL], 4)
     for i in range(n):
         pos = _put(words, pos, s[S_MASKS + i], 4 * nv)
 
