@@ -636,7 +636,7 @@ def test_one_key_one_value() -> None:
     hero and key, has one value of the plain minimax. The key renumbers the live values,
     counts a seat's colors and a value's cells only while some play can still use them,
     and a seat's copies of a value only up to its free cells of it in its colors; many
-    groups merge positions that differ in their hands."""
+    groups merge positions that differ in their hands, never in the tricks left."""
     memo: dict[tuple[Position, int], int] = {}
     groups: dict[tuple[object, ...], tuple[Position, int]] = {}
     words = np.zeros(B_SIZE, dtype=np.int64)
@@ -647,6 +647,8 @@ def test_one_key_one_value() -> None:
             first = groups.setdefault((pos.rules, hero, *_key(pos, hero, words)), (pos, value))
             if first[0] != pos:
                 assert first[1] == value, (repr(first[0]), repr(pos), hero)
+                # the hands no longer tell the tricks left: the key does
+                assert first[0].tricks_left == pos.tricks_left
                 merged += 1
                 spare += first[0].hands != pos.hands and (
                     _spare_copies(first[0]) or _spare_copies(pos)
