@@ -32,7 +32,7 @@ from catbox_solver.model.notation import position_from_notation, position_to_not
 from catbox_solver.model.numbers import check_int, check_seconds, counted
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
-from catbox_solver.search.dd import Search, _Timeout, value_only
+from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
 from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
@@ -473,10 +473,11 @@ class Solution:
 
 
 class _Budget:
-    """A shared deadline for one puzzle's searches."""
+    """A shared deadline for one puzzle's searches (from a ready compiled core, see
+    search_clock)."""
 
     def __init__(self, timeout: float | None) -> None:
-        self.deadline = None if timeout is None else time.perf_counter() + timeout
+        self.deadline = None if timeout is None else search_clock() + timeout
         self.nodes = 0
 
 

@@ -1933,7 +1933,7 @@ def solve(
     jobs = _check_jobs(jobs)
     if question == "score":
         _check_prediction(pos, hero)
-    start = _start(engine)
+    start = search_clock(engine)
     deadline = _deadline(timeout, start)
     search = Search(pos, hero, deadline, engine)
     plays = pos.legal_plays()
@@ -2151,7 +2151,7 @@ def value_only(
     _check_hero(pos, hero)
     if question == "score":
         _check_prediction(pos, hero)
-    deadline = _deadline(timeout, _start(engine))
+    deadline = _deadline(timeout, search_clock(engine))
     search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
@@ -2219,7 +2219,7 @@ def dd_table(
     _check_position(pos)
     _check_engine(engine)
     jobs = _check_jobs(jobs)
-    start = _start(engine)
+    start = search_clock(engine)
     deadline = _deadline(timeout, start)
     n = pos.rules.players
     terminal = not pos.legal_plays()
@@ -2292,7 +2292,7 @@ def warm_up() -> None:
     _make_ready()
 
 
-def _start(engine: str) -> float:
+def search_clock(engine: str = DEFAULT_ENGINE) -> float:
     """The moment a search's timeout and its reported seconds count from: on the
     compiled engine, after the core is ready, since its first compile after an install
     (about 40 s) is not the search's time and would otherwise turn a first answer with a
