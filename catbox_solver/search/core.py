@@ -117,10 +117,18 @@ T_SIZE = 8
 
 Arr = npt.NDArray[Any]
 
+# How the core is compiled: cached on disk; division by zero (which cannot happen here)
+# does not raise ("numpy"), so the functions have no exception paths for it; the small
+# hot helpers are inlined into their callers (session 16: together with the views
+# without reference counts, see game_held, nodes 1.58 times cheaper).
+_jit = njit(cache=True, error_model="numpy")
+_jit_inline = njit(cache=True, error_model="numpy", inline="always")
+_jit_nogil = njit(cache=True, error_model="numpy", nogil=True)
+
 _POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _winner(s: Arr, n: int) -> int:
     """Index of the play winning the first ``n`` plays of the trick (trick_winner_index):
     the highest red if any red, else the highest of the led color."""
@@ -139,7 +147,7 @@ def _winner(s: Arr, n: int) -> int:
     return bi
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _add(out: Arr, k: int, v: int, mask: int) -> int:
     """Append the plays of value ``v`` in the colors of ``mask`` to ``out[:k]``."""
     for c in range(4):
@@ -149,7 +157,7 @@ def _add(out: Arr, k: int, v: int, mask: int) -> int:
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def gen_plays(s: Arr, out: Arr) -> int:
     """The distinct legal plays of the player to move into ``out``; returns how many
     (FastState.legal, same order)."""
@@ -208,13 +216,13 @@ def gen_plays(s: Arr, out: Arr) -> int:
 
 
 # ---- counting facts --------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@_jit
 def capacity(s: Arr, seat: int) -> int:
     """The most plays ``seat`` can still make (Search._capacity)."""
     return _capacity_in(s, seat, s[S_COLORS + seat])
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _capacity_in(s: Arr, seat: int, cols: int) -> int:
     """Sum over values of min(copies ``seat`` holds, empty cells of that value in the
     colors ``cols``)."""
@@ -230,14 +238,14 @@ def _capacity_in(s: Arr, seat: int, cols: int) -> int:
     return cap
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def safe(s: Arr, seat: int, plays_needed: int) -> bool:
     """Can ``seat`` make each of its next ``plays_needed`` plays whatever the others do?
     (Search._safe: capacity minus the damage the others can do in time.)"""
     return _safe_in(s, seat, plays_needed, 15)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
     """safe, with the others filling only cells of the colors in ``fillable``."""
     if not s[S_LOSSLED]:
@@ -301,7 +309,7 @@ def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
     return cap - (dmg if dmg < others else others) >= plays_needed
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def bounds(s: Arr) -> tuple[int, int]:
     """Bounds on the outcome u at the start of a trick from counting facts
     (Search._bounds)."""
@@ -329,14 +337,14 @@ def bounds(s: Arr) -> tuple[int, int]:
     return lo, -1
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _stolen(by: int, hit: int) -> int:
     """Cells the seats in the mask ``by`` can take, one each, of ``hit`` they could."""
     seats = _POP[by & 15] + (by >> 4 & 1)
     return hit if hit < seats else seats
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _takers(s: Arr, sh: int, c: int, first: int, m: int) -> int:
     """The seats, of the ``m`` from ``first`` on, that could fill the cell of color ``c``
     of the value at bit ``sh`` (they hold the value and have the color), as a mask."""
@@ -349,7 +357,7 @@ def _takers(s: Arr, sh: int, c: int, first: int, m: int) -> int:
     return by
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _fillable(s: Arr, sh: int, cells: int, first: int, m: int) -> tuple[int, int]:
     """Of the hero's ``cells`` of the value at bit ``sh``, at most how many the ``m`` seats
     from ``first`` on can fill (one cell each, of a value it holds in a color it has: at
@@ -370,7 +378,7 @@ def _fillable(s: Arr, sh: int, cells: int, first: int, m: int) -> tuple[int, int
     return (x if x < k else k), by
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero, following a trick led in color ``c`` whose winning card so far is
     ``best`` (red if ``red``), keep a play that does not win it after the plays of the
@@ -419,7 +427,7 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     return bool(total - _stolen(by, hit) >= 1)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _lead_loses(s: Arr) -> bool:
     """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
     it can only beat it or has no play at all (a paradox ends the round: the cornered hero
@@ -490,7 +498,7 @@ def _lead_loses(s: Arr) -> bool:
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
     """Search._capacity_holds: in a trick under way, with ``row[:k]`` the plays of the
     player to move, do the capacities alone show u >= r (r < 0)?"""
@@ -520,7 +528,7 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def red_holds(s: Arr) -> bool:
     """Search._red_holds: is the cornered hero safe to the end of the round, unless it
     loses a trick, with its red cells out of the others' reach?"""
@@ -536,7 +544,7 @@ def red_holds(s: Arr) -> bool:
     return _safe_in(s, hero, tl + (hero - leader - tlen) % n, 14)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def hero_ducks(s: Arr) -> bool:
     """Can the hero, not yet played in this trick, make sure not to win it, whatever the
     others play before its turn? (The cornered hero: see game.) A coalition leader leads
@@ -562,7 +570,7 @@ def hero_ducks(s: Arr) -> bool:
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _loser_margin(
     s: Arr, cols: int, mult: int, c: int, best: int, nl: int, rows: int
 ) -> tuple[int, int, int]:
@@ -630,7 +638,7 @@ def _loser_margin(
     return margin, worst, bad
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _lose_mask(free: int, c: int, lower: bool) -> int:
     """Of the free cells ``free`` of one value, those that do not win a trick led in color
     ``c`` with a higher card of it (``lower``: the value is below that card): the plain
@@ -641,7 +649,7 @@ def _lose_mask(free: int, c: int, lower: bool) -> int:
     return lose
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _value_loses(free: int, c: int, lower: bool, red: bool) -> int:
     """Of the free cells ``free`` of one value, those that do not win a trick led in color
     ``c`` whose winning card is higher (``lower``), red if ``red``: once red wins, every
@@ -654,7 +662,7 @@ def _value_loses(free: int, c: int, lower: bool, red: bool) -> int:
     return _lose_mask(free, c, lower)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _lowest(s: Arr, seat: int, c: int) -> int:
     """The lowest value ``seat`` can play in color ``c`` (0: none)."""
     if not s[S_COLORS + seat] >> c & 1:
@@ -668,7 +676,7 @@ def _lowest(s: Arr, seat: int, c: int) -> int:
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
     """The hero's plays (as cells) that do not win a trick led in color ``c`` whose winning
     card is ``best`` (red if ``red``): a plain card once red wins, a lower red; else a
@@ -690,7 +698,7 @@ def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
     """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats from
     ``first`` on play before it (one cell each, of a value it holds in a color it has)?"""
@@ -709,7 +717,7 @@ def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
     return count - _stolen(by, hit) >= 1
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     """Does the hero surely keep a follow of the led color ``c`` that does not win (the
     winning card so far ``best``, red if ``red``), whatever the ``m`` seats from ``first``
@@ -733,7 +741,7 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
     return low - _stolen(by, hit) >= 1
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def hero_ducks_twice(s: Arr, choose: bool) -> bool:
     """Does the hero surely lose this trick and the next? (The cornered hero, official
     reading: see game.) This trick as in hero_ducks (or the hero has played and does not
@@ -840,7 +848,7 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
 
 
 # ---- the transposition table -------------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _put(words: Arr, pos: int, x: int, width: int) -> int:
     """Append ``width`` bits of ``x`` at bit ``pos`` of the key ``words[B_WORDS:]``."""
     ux = uint64(x)
@@ -852,7 +860,7 @@ def _put(words: Arr, pos: int, x: int, width: int) -> int:
     return pos + width
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def make_key(s: Arr, words: Arr) -> None:
     """Canonical key at the start of a trick, coarser than Search.key in exact ways (each
     merges only positions of equal value, for every question but score):
@@ -882,16 +890,12 @@ def make_key(s: Arr, words: Arr) -> None:
     for v in range(nv):
         sh = 4 * v
         free = ~(used >> sh) & 15
-        # a seat's copies count up to its free cells of the value in its colors
-        anyone = 0
+        # live: some seat holds a copy and has a free cell of the value in its colors
         fill = 0
         for i in range(n):
-            cnt = s[S_HANDS + i] >> sh & 15
-            m = _POP[free & s[S_COLORS + i]]
-            if cnt and m:
-                anyone = 1
+            if s[S_HANDS + i] >> sh & 15 and free & s[S_COLORS + i]:
                 fill |= s[S_COLORS + i]
-        if anyone == 0:
+        if fill == 0:
             continue
         # a cell no holder of the value can fill counts as used
         nib = ~(free & fill) & 15
@@ -900,6 +904,7 @@ def make_key(s: Arr, words: Arr) -> None:
         r2 |= (nib >> 2 & 1) << live
         r3 |= (nib >> 3 & 1) << live
         for i in range(n):
+            # a seat's copies count up to its free cells of the value in its colors
             cnt = s[S_HANDS + i] >> sh & 15
             m = _POP[free & s[S_COLORS + i]]
             if cnt > m:
@@ -940,7 +945,7 @@ def make_key(s: Arr, words: Arr) -> None:
         pos = _put(words, pos, s[S_MASKS + i], 4 * nv)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _hash(words: Arr) -> int:
     h = uint64(0x9E3779B97F4A7C15)
     for i in range(TT_WORDS):
@@ -950,7 +955,7 @@ def _hash(words: Arr) -> int:
     return int(h >> uint64(1))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def tt_find(tt: Arr, words: Arr) -> int:
     """Slot holding the key ``words[B_WORDS:]``, or -1."""
     mask: int = tt.shape[0] - 1
@@ -969,7 +974,7 @@ def tt_find(tt: Arr, words: Arr) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def tt_slot(tt: Arr, words: Arr, tl: int) -> int:
     """Slot for the key ``words[B_WORDS:]``: its own, else a new one (a free one, else the
     first probed, replaced) with the bounds (-tl, tl)."""
@@ -989,7 +994,7 @@ def tt_slot(tt: Arr, words: Arr, tl: int) -> int:
     return _claim(tt, i0, words, tl)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _claim(tt: Arr, i: int, words: Arr, tl: int) -> int:
     for w in range(TT_WORDS):
         tt[i, w] = words[B_WORDS + w]
@@ -1000,7 +1005,7 @@ def _claim(tt: Arr, i: int, words: Arr, tl: int) -> int:
 
 
 # ---- move ordering -------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@_jit
 def _sort(row: Arr, k: int) -> None:
     """Stable insertion sort of the plays ``row[:k]`` by their keys ``row[B_KEYS:]``."""
     for i in range(1, k):
@@ -1015,7 +1020,7 @@ def _sort(row: Arr, k: int) -> None:
         row[j + 1] = pp
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _hero_open_colors(s: Arr) -> int:
     """Search._hero_open_colors: the colors (mask) in which the hero still has a free
     cell of a value it holds, so that it can follow a lead of them with a play."""
@@ -1029,7 +1034,7 @@ def _hero_open_colors(s: Arr) -> int:
     return cols
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     """Search._order: the hero keeps its colors (and wants tricks: red, high; else low,
     not red); the coalition takes the hero's cells, then follows the led color, or as
@@ -1060,7 +1065,7 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
     _sort(plays, k)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _order_learned(s: Arr, plays: Arr, k: int) -> None:
     """Search._order_learned: the coalition's plays at r < 0, stably sorted by their score
     in LEARNED_WEIGHTS (higher first; equal scores keep the hand-made order). Why: the
@@ -1120,7 +1125,7 @@ def _order_learned(s: Arr, plays: Arr, k: int) -> None:
     _sort(plays, k)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
     """Search._order_low: when the hero aims to win few tricks (r < 0)."""
     if k < 2:
@@ -1196,7 +1201,7 @@ def _clock() -> float:
     return time.perf_counter()
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _tick(s: Arr, deadline: float) -> None:
     s[S_NODES] += 1
     if s[S_NODES] > s[S_LIMIT]:
@@ -1211,7 +1216,7 @@ def _tick(s: Arr, deadline: float) -> None:
             s[S_ABORT] = 1  # stopped (Ctrl-C, Core.stop): unwind as on a timeout
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
     """Tighten the stored bounds of the key ``words`` with the answer ``res`` to "value >=
     r" (a new entry starts from the bounds (-tl, tl))."""
@@ -1223,7 +1228,7 @@ def _store(tt: Arr, words: Arr, tl: int, r: int, res: bool) -> None:
         tt[i, T_HI] = r - 1
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
          deadline: float) -> bool:
     """The hero's zero-window game, one self-recursive function for both questions (numba
@@ -1467,7 +1472,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     return res
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def wins_then_safe(s: Arr) -> bool:
     """Search._wins_then_safe: the hero has played in this trick (or just completed it),
     its card surely wins the trick and it is then safe for the plays it still needs."""
@@ -1489,7 +1494,7 @@ def wins_then_safe(s: Arr) -> bool:
     return tl == 1 or safe(s, hero, tl - 1)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def could_beat(s: Arr, seat: int, card: int) -> bool:
     """Search._could_beat: could ``seat`` ever play above ``card``, the best of the
     trick (a higher held value on a free cell of its color that the seat has; on a plain
@@ -1509,7 +1514,7 @@ def could_beat(s: Arr, seat: int, card: int) -> bool:
 
 
 # ---- cooperative: can the players together finish with no paradox? -------------------------
-@njit(cache=True, error_model="numpy")
+@_jit
 def _fill(s: Arr, free: int, m: int) -> int:
     """The most empty cells of one value (mask ``free``) that its ``m`` holders can fill
     (copies in ``s[S_HITS:]``, cells in ``s[S_MASKS:]``): a bipartite matching, by Hall's
@@ -1528,7 +1533,7 @@ def _fill(s: Arr, free: int, m: int) -> int:
     return int(_POP[free] - short)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def cells_suffice(s: Arr) -> bool:
     """Search._cells_suffice: at a trick start every seat still makes ``tl`` plays, so each
     seat's capacity must reach it, and the plays need distinct empty cells (value v fills
@@ -1558,7 +1563,7 @@ def cells_suffice(s: Arr) -> bool:
     return bool(room >= n * tl)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _push(s: Arr, row: Arr, pl: int) -> int:
     """Make the play ``pl`` of the player to move (FastState.push; the old color mask in
     ``row[B_OLD]``, a completed trick in ``row[B_SAVED:]``). Returns the trick's winner, or
@@ -1592,7 +1597,7 @@ def _push(s: Arr, row: Arr, pl: int) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _pop(s: Arr, row: Arr, pl: int, w: int) -> None:
     """Take back ``pl`` (``w``: what _push returned)."""
     n = s[S_N]
@@ -1612,7 +1617,7 @@ def _pop(s: Arr, row: Arr, pl: int, w: int) -> None:
     s[S_COLORS + p] = row[B_OLD]
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     """Search._order_table: follow the led color first, then (0) the cells fewest other
     seats could fill, low values first; (1) high values first; (2) a random order."""
@@ -1639,7 +1644,7 @@ def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     _sort(row, k)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
              limit: int) -> bool:
     """Search._t: is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
@@ -1695,20 +1700,20 @@ def _pointer(typingctx: Any, address: Any) -> Any:
     return sig, codegen
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _raw1(a: Arr) -> Arr:
     """A view of the 1-d array ``a`` that numba does not count references to (see
     game_held)."""
     return carray(_pointer(a.ctypes.data), a.shape[0])  # type: ignore[call-arg]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@_jit_inline
 def _raw2(a: Arr) -> Arr:
     """A view of the 2-d array ``a`` that numba does not count references to."""
     return carray(_pointer(a.ctypes.data), (a.shape[0], a.shape[1]))  # type: ignore[call-arg]
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def game_held(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
               deadline: float) -> bool:
     """``game`` on views of its arrays that carry no reference count: every compiled
@@ -1719,37 +1724,37 @@ def game_held(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     return game(_raw1(s), score, r, ply, _raw2(buf), _raw2(tt), _raw2(tsc), deadline)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@_jit_nogil
 def game_nogil(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                deadline: float) -> bool:
-    """``game`` without the GIL, for worker threads (solve and dd_table with several
-    jobs), so that they run on separate cores. The main thread calls ``game`` itself,
+    """``game_held`` without the GIL, for worker threads (solve and dd_table with several
+    jobs), so that they run on separate cores. The main thread calls ``game_held``,
     holding the GIL: under a function compiled nogil, numba loses an exception raised in
     object mode (Python's own Ctrl-C handler raising in _clock)."""
-    return game(_raw1(s), score, r, ply, _raw2(buf), _raw2(tt), _raw2(tsc), deadline)
+    return game_held(s, score, r, ply, buf, tt, tsc, deadline)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def t_search_held(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
                   limit: int) -> bool:
     """``t_search`` on views without reference counts (see game_held), with the GIL."""
     return t_search(_raw1(s), ply, _raw2(buf), _raw2(tt), deadline, mode, limit)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@_jit_nogil
 def t_search_nogil(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
                    limit: int) -> bool:
-    """``t_search`` without the GIL, for worker threads (see game_nogil)."""
-    return t_search(_raw1(s), ply, _raw2(buf), _raw2(tt), deadline, mode, limit)
+    """``t_search_held`` without the GIL, for worker threads (see game_nogil)."""
+    return t_search_held(s, ply, buf, tt, deadline, mode, limit)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _seed(x: int) -> None:
     np.random.seed(x)
 
 
 # ---- score: the hero's round score ------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@_jit
 def _bits(x: int) -> int:
     c = 0
     while x:
@@ -1758,7 +1763,7 @@ def _bits(x: int) -> int:
     return c
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def largest_group(s: Arr, mask: int) -> int:
     """Size of the largest group of the cells ``mask`` (bit 4(v-1)+c) connected
     orthogonally (or also diagonally), rows ordered as ``s[S_ROW_OF:]`` (largest_group of
@@ -1804,7 +1809,7 @@ def largest_group(s: Arr, mask: int) -> int:
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def final_score(s: Arr, paradox_seat: int) -> int:
     """Search._final_score: the hero's round score when the round ends here (after the
     last trick, or with a paradox by ``paradox_seat``)."""
@@ -1826,7 +1831,7 @@ def final_score(s: Arr, paradox_seat: int) -> int:
     return int(w + largest_group(s, mask))
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def score_key(s: Arr, words: Arr) -> None:
     """Key for the score question (Search.score_key): used cells, the hero's tokens and
     tricks, the leader, colors, hands (3 bits a count); no symmetry, no renumbering (the
@@ -1847,7 +1852,7 @@ def score_key(s: Arr, words: Arr) -> None:
             pos = _put(words, pos, h >> (4 * v) & 7, 3)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def _bonus_possible(s: Arr, tl: int) -> bool:
     w = s[S_WON]
     if s[S_AT_MOST_4]:
@@ -1856,7 +1861,7 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
     return bool(pred >= 0 and w <= pred <= w + tl)
 
 
-@njit(cache=True, error_model="numpy")
+@_jit
 def bonus_ceiling(s: Arr, tl: int) -> int:
     """Search._bonus_ceiling: no score with a bonus is above this (the bonus still
     possible): the trick count it needs plus the largest group the hero's tokens could
@@ -1883,7 +1888,7 @@ def bonus_ceiling(s: Arr, tl: int) -> int:
     return int(s[S_PRED] + group)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@_jit_nogil
 def _rehash(old: Arr, new: Arr) -> None:
     """Move every entry of the table ``old`` into the larger table ``new``."""
     tmp = np.zeros(B_SIZE, dtype=np.int64)
