@@ -30,8 +30,13 @@ from catbox_solver.search.core import (
     S_TL,
     TT_WORDS,
     Core,
+    _duck,
+    _loser_margin,
+    _losing_cells,
     _low_follow,
+    _lowest,
     _order_low,
+    _surely_free,
     bounds,
     capacity,
     capacity_holds,
@@ -152,6 +157,59 @@ def test_capacity_safe_and_bounds_equal_the_python_search() -> None:
     assert 10000 < safe_true < safes - 10000
     assert nbounds > 2500
     assert tight > 700
+
+
+def test_the_counting_helpers_equal_the_python_search() -> None:
+    """The compiled counting helpers, which work on every value at once (nibble
+    arithmetic, session 17), equal the Python search's loops over values and seats
+    (Search._loser_margin, _duck, _losing_cells, _lowest, _surely_free, _low_follow) on
+    every position of random rounds of every ruleset, every hero, with random led colors,
+    winning cards, fills and seat ranges. Why: a slip in a guard bit or a mask changes
+    how often a cut-off fires; the searches' answers would stay right, so only a direct
+    comparison sees it."""
+    rng = random.Random(17)
+    checked = margins_low = ducks_yes = free_yes = follow_yes = 0
+    for pos in _round_positions():
+        fs = FastState(pos)
+        n = fs.n
+        for hero in range(n):
+            s = _core(fs, hero, tt_bits=1).s
+            search = Search(pos, hero, engine="python")
+            for _ in range(3):
+                c = rng.randrange(4)
+                best = rng.randint(1, fs.nv + 1)
+                red = rng.random() < 0.3
+                first = rng.randrange(n)
+                m = rng.randrange(n)
+                cols = rng.randrange(16)
+                nl = rng.randrange(n)
+                rows = rng.randrange(16)
+                fills = {i: rng.randint(1, 3) for i in range(n) if i != hero and rng.random() < 0.7}
+                mult = sum(f << (2 * i) for i, f in fills.items())
+                got_m = tuple(int(x) for x in _loser_margin(s, cols, mult, c, best, nl, rows))
+                assert got_m == search._loser_margin(cols, fills, c, best, nl, rows), repr(pos)
+                margins_low += got_m[0] < got_m[1]
+                got = bool(_duck(s, c, best, red, first, m))
+                assert got == search._duck(c, best, red, first, m), repr(pos)
+                ducks_yes += got
+                for follows in (False, True):
+                    cells = int(_losing_cells(s, c, best, red, follows))
+                    assert cells == search._losing_cells(c, best, red, follows), repr(pos)
+                cells = int(_losing_cells(s, c, best, red, False)) & rng.getrandbits(36)
+                got = bool(_surely_free(s, cells, first, m))
+                assert got == search._surely_free(cells, first, m), repr(pos)
+                free_yes += got
+                got = bool(_low_follow(s, c, best, red, first, m))
+                assert got == search._low_follow(c, best, red, first, m), repr(pos)
+                follow_yes += got
+                seat = rng.randrange(n)
+                assert _lowest(s, seat, c) == search._lowest(seat, c), repr(pos)
+                checked += 1
+    assert checked > 20000, checked
+    assert 2000 < margins_low < checked - 2000, margins_low
+    assert 2000 < ducks_yes < checked - 2000, ducks_yes
+    assert 2000 < free_yes < checked - 2000, free_yes
+    assert 1000 < follow_yes < checked - 1000, follow_yes
 
 
 def _can_duck(pos: Position, hero: int) -> bool:

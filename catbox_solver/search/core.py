@@ -129,6 +129,20 @@ _POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
 
 
 @_jit_inline
+def _md(x: int, n: int) -> int:
+    """``x % n`` for -2n <= x < 3n without a division (seat arithmetic in hot loops)."""
+    if x < 0:
+        x += n
+        if x < 0:
+            x += n
+    elif x >= n:
+        x -= n
+        if x >= n:
+            x -= n
+    return x
+
+
+@_jit_inline
 def _winner(s: Arr, n: int) -> int:
     """Index of the play winning the first ``n`` plays of the trick (trick_winner_index):
     the highest red if any red, else the highest of the led color."""
@@ -165,7 +179,7 @@ def gen_plays(s: Arr, out: Arr) -> int:
         return 0
     n = s[S_N]
     tlen = s[S_TLEN]
-    p = (s[S_LEADER] + tlen) % n
+    p = _md(s[S_LEADER] + tlen, n)
     cols = s[S_COLORS + p]
     used = s[S_USED]
     h = s[S_HANDS + p]
@@ -226,16 +240,69 @@ def capacity(s: Arr, seat: int) -> int:
 def _capacity_in(s: Arr, seat: int, cols: int) -> int:
     """Sum over values of min(copies ``seat`` holds, empty cells of that value in the
     colors ``cols``)."""
-    used = s[S_USED]
-    h = s[S_HANDS + seat]
-    cap = 0
-    for v in range(s[S_NV]):
-        sh = 4 * v
-        cnt = h >> sh & 15
-        if cnt:
-            free = _POP[~(used >> sh) & cols & 15]
-            cap += cnt if cnt < free else free
-    return cap
+    return _cap(s[S_HANDS + seat], s[S_USED], cols)
+
+
+# Nibble arithmetic (session 17). Hands, cells and the research board keep one nibble per
+# value (bit 4(v-1) + color), so the counting tests work on every value at once with a
+# few operations on one integer instead of a loop over the values (and seats) with
+# branches: _nib_count counts the bits of each nibble, _nib_sum adds the nibbles, and a
+# comparison per nibble uses a guard bit: ((a | _N8) - b) has bit 3 of a nibble set
+# exactly when a >= b there, as long as a <= 7 and b <= 8 in every nibble, which holds
+# for what is compared: copies (a value has 5 copies in all) and cells (4 per value).
+_N1 = 0x111111111111111  # the low bit of each of 15 nibbles (one per value)
+_N8 = 0x888888888888888  # the high bit of each
+
+
+@_jit_inline
+def _nz(x: int) -> int:
+    """1 in each nibble of ``x`` that is not zero."""
+    return (x | x >> 1 | x >> 2 | x >> 3) & _N1
+
+
+@_jit_inline
+def _nib_count(x: int) -> int:
+    """The number of set bits of each nibble of ``x``, in that nibble."""
+    x = x - (x >> 1 & 0x5555555555555555)
+    return (x & 0x3333333333333333) + (x >> 2 & 0x3333333333333333)
+
+
+@_jit_inline
+def _nib_sum(x: int) -> int:
+    """The sum of the nibbles of ``x`` (at most 255)."""
+    y = (x & 0x0F0F0F0F0F0F0F0F) + (x >> 4 & 0x0F0F0F0F0F0F0F0F)
+    y += y >> 8
+    y += y >> 16
+    return (y + (y >> 32)) & 255
+
+
+@_jit_inline
+def _losers(free: int, c: int, best: int, red: bool) -> int:
+    """Of the free cells ``free`` (a nibble per value), those that do not win a trick led
+    in color ``c`` whose winning card is ``best`` (red if ``red``): once red wins, every
+    plain cell and a lower red; else the plain cells of other colors and a lower card of
+    the led color (_value_loses, every value at once)."""
+    led = (1 << c) * _N1
+    lower = (1 << (4 * best - 4)) - 1 if best > 0 else 0  # the values below best
+    if red:
+        return free & (14 * _N1 | (_N1 & lower))
+    return free & ((14 * _N1 & ~led) | (led & lower))
+
+
+@_jit_inline
+def _free_cells(h: int, used: int, cols: int) -> int:
+    """The free cells of the values in the packed hand ``h``, in the colors ``cols``."""
+    return ~used & (cols & 15) * _N1 & _nz(h) * 15
+
+
+@_jit_inline
+def _cap(h: int, used: int, cols: int) -> int:
+    """Sum over values of min(copies in the packed hand ``h``, empty cells of that value
+    in the colors ``cols``), all values at once, nibble by nibble (SWAR: no loop, no
+    branch; copies are at most 5, free cells at most 4, so no nibble overflows)."""
+    x = _nib_count(~used & (cols & 15) * _N1)  # per value: free cells in the colors
+    m = (((h | _N8) - x) >> 3 & _N1) * 15  # copies >= free cells
+    return _nib_sum(x & m | h & ~m)
 
 
 @_jit
@@ -256,55 +323,51 @@ def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
     if s[S_REDLEAD] == 1 and not used & s[S_REDROW]:
         cols &= 14
     hs = s[S_HANDS + seat]
-    if _capacity_in(s, seat, cols) < plays_needed:
+    cap = _cap(hs, used, cols)
+    if cap < plays_needed:
         return False  # quick refusal: the capacity alone falls short
-    cap = 0
-    dmg = 0
+    # every value at once, nibble by nibble (as in _loser_margin): the free cells of the
+    # values the seat holds, in its colors
+    free = _free_cells(hs, used, cols)
+    threat = 0  # the free cells other seats could fill
+    k = 0  # per value, the copies of those seats (at most 5: a value has 5 copies in all)
     for i in range(n):
         s[S_HITS + i] = 0
-    for v in range(s[S_NV]):
-        sh = 4 * v
-        cnt = hs >> sh & 15
-        if cnt:
-            free = ~(used >> sh) & cols & 15
-            if free:
-                e = _POP[free]
-                threat = 0
-                k = 0
-                for i in range(n):
-                    if i != seat:
-                        hc = s[S_HANDS + i] >> sh & 15
-                        if hc:
-                            m = free & s[S_COLORS + i] & fillable
-                            if m:
-                                threat |= m
-                                k += hc
-                                s[S_HITS + i] += hc
-                cap += cnt if e > cnt else e
-                if threat:
-                    a = _POP[threat]
-                    if k < a:
-                        a = k
-                    if e > cnt:
-                        a -= e - cnt
-                    if a > 0:
-                        dmg += a
+        if i == seat:
+            continue
+        hi = s[S_HANDS + i]
+        y = free & (s[S_COLORS + i] & fillable & 15) * _N1 & _nz(hi) * 15
+        if y:
+            threat |= y
+            on = _nz(y) * 15
+            s[S_HITS + i] = _nib_sum(hi & on)
+            k += hi & on
+    # the damage of a value: min(threatened cells, copies), less the cells beyond the
+    # seat's copies (those cost nothing), if positive
+    e = _nib_count(free)
+    d = (e | _N8) - (hs & _nz(free) * 15)
+    spare = d & 7 * _N1 & (d >> 3 & _N1) * 15  # max(0, cells - copies)
+    a = _nib_count(threat)
+    ge = ((k | _N8) - a) >> 3 & _N1
+    a = a & ge * 15 | k & ~(ge * 15)  # min(threatened cells, copies)
+    d = (a | _N8) - spare
+    dmg = _nib_sum(d & 7 * _N1 & (d >> 3 & _N1) * 15)
     if cap - dmg >= plays_needed:
         return True
     leader = s[S_LEADER]
     done = s[S_TLEN]
     p0 = leader + done
-    played = (seat - leader) % n < done
-    gap = (seat - p0) % n
+    played = _md(seat - leader, n) < done
+    gap = _md(seat - p0, n)
     later = plays_needed if played else plays_needed - 1
     others = 0
     for i in range(n):
         hh = s[S_HITS + i]
         if hh:
             if later:
-                turns = later + (1 if (i - leader) % n >= done else 0)
+                turns = later + (1 if _md(i - leader, n) >= done else 0)
             else:
-                turns = 1 if (i - p0) % n < gap else 0
+                turns = 1 if _md(i - p0, n) < gap else 0
             others += hh if hh < turns else turns
     return cap - (dmg if dmg < others else others) >= plays_needed
 
@@ -351,31 +414,10 @@ def _takers(s: Arr, sh: int, c: int, first: int, m: int) -> int:
     n = s[S_N]
     by = 0
     for t in range(m):
-        i = (first + t) % n
+        i = _md(first + t, n)
         if s[S_HANDS + i] >> sh & 15 and s[S_COLORS + i] >> c & 1:
             by |= 1 << i
     return by
-
-
-@_jit
-def _fillable(s: Arr, sh: int, cells: int, first: int, m: int) -> tuple[int, int]:
-    """Of the hero's ``cells`` of the value at bit ``sh``, at most how many the ``m`` seats
-    from ``first`` on can fill (one cell each, of a value it holds in a color it has: at
-    most one per seat holding the value), and those seats as a mask."""
-    n = s[S_N]
-    taken = 0
-    k = 0
-    by = 0
-    for t in range(m):
-        i = (first + t) % n
-        if s[S_HANDS + i] >> sh & 15:
-            y = cells & s[S_COLORS + i]
-            if y:
-                taken |= y
-                k += 1
-                by |= 1 << i
-    x = _POP[taken]
-    return (x if x < k else k), by
 
 
 @_jit
@@ -386,45 +428,42 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     a value it holds in a color it has. Losing plays: a lower card of the winning color,
     a plain card of another color, any plain card once red wins; with the official "no
     need to follow" all of them are legal, with "must follow" a follow if it has one,
-    else any play."""
+    else any play. (Every value at once, nibble by nibble, as in _loser_margin.)"""
     hero = s[S_HERO]
-    used = s[S_USED]
-    cols = s[S_COLORS + hero]
-    h = s[S_HANDS + hero]
-    must = s[S_MUST]
-    low = 0  # losing plays of the led color (must follow: the only ones while it can)
-    low_hit = 0  # those some seat before the hero could fill
-    low_by = 0  # the seats that could fill one
-    follow = 0  # plays of the led color
-    total = 0  # losing plays
-    hit = 0  # of them, at most how many the seats before the hero can fill
+    n = s[S_N]
+    free = _free_cells(s[S_HANDS + hero], s[S_USED], s[S_COLORS + hero])
+    lose = _losers(free, c, best, red)
+    low = lose >> c & _N1  # losing plays of the led color, one bit per value
+    taken = 0  # the losing cells some seat before the hero could fill
+    seats = 0  # per value, how many seats could fill one
     by = 0
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        if h >> sh & 15:
-            free = ~(used >> sh) & cols & 15
-            lose = _value_loses(free, c, v < best, red)
-            if free >> c & 1:
-                follow += 1
-                if lose >> c & 1:
-                    low += 1
-                    x = _takers(s, sh, c, first, m)
-                    if x:
-                        low_hit += 1
-                        low_by |= x
-            if lose:
-                total += _POP[lose]
-                x, b = _fillable(s, sh, lose, first, m)
-                hit += x
-                by |= b
-    if must:
-        if low - _stolen(low_by, low_hit) >= 1:
+    low_any = 0  # the values of `low` some seat could fill
+    low_by = 0
+    for t in range(m):
+        i = _md(first + t, n)
+        hi = _nz(s[S_HANDS + i])
+        ci = s[S_COLORS + i]
+        y = lose & (ci & 15) * _N1 & hi * 15
+        if y:
+            taken |= y
+            seats += _nz(y)
+            by |= 1 << i
+        if ci >> c & 1:
+            x = low & hi
+            if x:
+                low_any |= x
+                low_by |= 1 << i
+    if s[S_MUST]:
+        if _nib_sum(low) - _stolen(low_by, _nib_sum(low_any)) >= 1:
             return True
         # no play of the led color even now: any play may be made
-        if follow:
+        if free >> c & _N1:
             return False
     # (must follow with no follow: no cell of the led color is counted)
-    return bool(total - _stolen(by, hit) >= 1)
+    cnt = _nib_count(taken)
+    ge = ((seats | _N8) - cnt) >> 3 & _N1  # seats >= cells
+    hit = _nib_sum(cnt & ge * 15 | seats & ~(ge * 15))
+    return bool(_nib_sum(_nib_count(lose)) - _stolen(by, hit) >= 1)
 
 
 @_jit
@@ -455,7 +494,7 @@ def _lead_loses(s: Arr) -> bool:
                 continue
             after = used | 1 << (sh + c)
             for t in range(1, n):
-                i = (hero + t) % n
+                i = _md(hero + t, n)
                 hi = s[S_HANDS + i]
                 ci = s[S_COLORS + i]
                 if not must:
@@ -487,7 +526,7 @@ def _lead_loses(s: Arr) -> bool:
                         if w < v:
                             above = False
                             break
-                        x = _takers(s, shw, c, (hero + 1) % n, t - 1)
+                        x = _takers(s, shw, c, _md(hero + 1, n), t - 1)
                         if x:
                             hit += 1
                             by |= x
@@ -507,12 +546,12 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
     for i in range(n):
-        if i != hero and -1 - capacity(s, i) - (1 if (i - leader) % n < tlen else 0) >= r:
+        if i != hero and -1 - capacity(s, i) - (1 if _md(i - leader, n) < tlen else 0) >= r:
             return True
-    if (hero - leader) % n < tlen:
-        win = 1 if (leader + _winner(s, tlen)) % n == hero else 0
+    if _md(hero - leader, n) < tlen:
+        win = 1 if _md(leader + _winner(s, tlen), n) == hero else 0
         return -1 - capacity(s, hero) - win >= r
-    if (leader + tlen) % n != hero:
+    if _md(leader + tlen, n) != hero:
         return -1 - capacity(s, hero) >= r
     for j in range(k):
         pl = row[j]
@@ -520,7 +559,7 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
         if w >= 0:
             win = 1 if w == hero else 0
         else:
-            win = 1 if (leader + _winner(s, tlen + 1)) % n == hero else 0
+            win = 1 if _md(leader + _winner(s, tlen + 1), n) == hero else 0
         lo = -1 - capacity(s, hero) - win
         _pop(s, row, pl, w)
         if lo >= r:
@@ -539,9 +578,9 @@ def red_holds(s: Arr) -> bool:
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
     tl = s[S_TL]
-    if (hero - leader) % n < tlen:
+    if _md(hero - leader, n) < tlen:
         return _safe_in(s, hero, tl - 1 + n - tlen, 14)
-    return _safe_in(s, hero, tl + (hero - leader - tlen) % n, 14)
+    return _safe_in(s, hero, tl + _md(hero - leader - tlen, n), 14)
 
 
 @_jit
@@ -555,8 +594,8 @@ def hero_ducks(s: Arr) -> bool:
     hero = s[S_HERO]
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
-    p = (leader + tlen) % n
-    m = (hero - p) % n  # plays of others before the hero's turn
+    p = _md(leader + tlen, n)
+    m = _md(hero - p, n)  # plays of others before the hero's turn
     if tlen:
         c = s[S_TRICK] & 3
         w = s[S_TRICK + _winner(s, tlen)]
@@ -565,7 +604,7 @@ def hero_ducks(s: Arr) -> bool:
         return _lead_loses(s)
     for c in range(4):
         low = _lowest(s, leader, c)  # the lowest lead of color c
-        if low and not _duck(s, c, low, c == 0, (leader + 1) % n, m - 1):
+        if low and not _duck(s, c, low, c == 0, _md(leader + 1, n), m - 1):
             return False
     return True
 
@@ -581,60 +620,56 @@ def _loser_margin(
     them one play of its own now can take (a single copy of a value takes all its cells,
     one of two copies one cell); and the cells of its plays now that would take more than
     that margin. Seat ``nl`` fills only in the colors ``rows``. Official reading only (no
-    need to follow: every losing play is legal)."""
+    need to follow: every losing play is legal).
+
+    Every value at once, nibble by nibble (see _cap; session 17: this test is asked
+    about five times per node, and the loop over values and seats was a fifth of the
+    search's time)."""
     n = s[S_N]
-    used = s[S_USED]
     h = s[S_HANDS + s[S_HERO]]
-    total = 0
-    worst = 0
-    hit = 0
-    by = 0
-    single = 0  # the losing cells of the values it holds once
-    multi = 0  # and of those it holds more than once
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        cnt = h >> sh & 15
-        if not cnt:
-            continue
-        lose = _lose_mask(~(used >> sh) & cols & 15, c, v < best)
-        if not lose:
-            continue
-        k = _POP[lose]
-        total += k
-        x = k if cnt == 1 else 1
-        if x > worst:
-            worst = x
-        if cnt == 1:
-            single |= lose << sh
-        else:
-            multi |= lose << sh
-        cells = 0
-        most = 0  # (each seat fills at most its copies of the value)
-        for i in range(n):
-            f = mult >> (2 * i) & 3
-            cp = s[S_HANDS + i] >> sh & 15
-            if f and cp:
-                y = lose & s[S_COLORS + i]
-                if i == nl:
-                    y &= rows
-                if y:
-                    cells |= y
-                    most += cp if cp < f else f
-                    by |= 1 << i
-        k = _POP[cells]
-        hit += k if k < most else most
+    lose = _losers(_free_cells(h, s[S_USED], cols), c, best, False)
+    pc = _nib_count(lose)
+    total = _nib_sum(pc)
+    one = (h & _N1 & ~((h >> 1 | h >> 2 | h >> 3) & _N1)) * 15  # values held once
+    single = lose & one
+    multi = lose & ~one
+    pcs = pc & one
+    if pcs >> 2 & _N1:
+        worst = 4
+    elif (pcs & pcs >> 1) & _N1:
+        worst = 3
+    elif pcs >> 1 & _N1:
+        worst = 2
+    else:
+        worst = 1 if lose else 0
+    cells = 0
+    most = 0  # per value, the fills of its holders (each at most its copies: at most 5)
     fills = 0
     for i in range(n):
-        if by >> i & 1:
-            fills += mult >> (2 * i) & 3
+        f = mult >> (2 * i) & 3
+        if not f:
+            continue
+        hi = s[S_HANDS + i]
+        cl = s[S_COLORS + i]
+        if i == nl:
+            cl &= rows
+        y = lose & (cl & 15) * _N1 & _nz(hi) * 15
+        if y:
+            cells |= y
+            rf = f * _N1
+            ge = ((hi | _N8) - rf) >> 3 & _N1  # copies >= f
+            most += (rf & ge * 15 | hi & ~(ge * 15)) & _nz(y) * 15
+            fills += f
+    cp = _nib_count(cells)
+    ge = ((most | _N8) - cp) >> 3 & _N1  # most >= cells
+    hit = _nib_sum(cp & ge * 15 | most & ~(ge * 15))
     margin = total - (hit if hit < fills else fills) - 1
     # a single copy takes all its losing cells, one of two copies its own cell
     bad = multi if margin < 1 else 0
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        x = single >> sh & 15
-        if x and _POP[x] > margin:
-            bad |= 15 << sh
+    if margin < 0:
+        bad |= _nz(single) * 15
+    elif margin < 4:
+        bad |= (((pcs | _N8) - (margin + 1) * _N1) >> 3 & _N1) * 15
     return margin, worst, bad
 
 
@@ -667,13 +702,14 @@ def _lowest(s: Arr, seat: int, c: int) -> int:
     """The lowest value ``seat`` can play in color ``c`` (0: none)."""
     if not s[S_COLORS + seat] >> c & 1:
         return 0
-    used = s[S_USED]
-    h = s[S_HANDS + seat]
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        if h >> sh & 15 and not used >> (sh + c) & 1:
-            return v
-    return 0
+    x = _nz(s[S_HANDS + seat]) & ~(s[S_USED] >> c) & _N1
+    if not x:
+        return 0
+    v = 1
+    while not x & 1:
+        x >>= 4
+        v += 1
+    return v
 
 
 @_jit
@@ -683,38 +719,31 @@ def _losing_cells(s: Arr, c: int, best: int, red: bool, follows: bool) -> int:
     plain card of another color, a lower card of the led color (``follows``: only the
     plays of the led color)."""
     hero = s[S_HERO]
-    cols = s[S_COLORS + hero]
-    h = s[S_HANDS + hero]
-    used = s[S_USED]
-    out = 0
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        if not h >> sh & 15:
-            continue
-        lose = _value_loses(~(used >> sh) & cols & 15, c, v < best, red)
-        if follows:
-            lose &= 1 << c
-        out |= lose << sh
-    return out
+    free = _free_cells(s[S_HANDS + hero], s[S_USED], s[S_COLORS + hero])
+    if follows:
+        free &= (1 << c) * _N1
+    return _losers(free, c, best, red)
 
 
 @_jit
 def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
     """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats from
     ``first`` on play before it (one cell each, of a value it holds in a color it has)?"""
-    count = 0
-    hit = 0
+    n = s[S_N]
+    taken = 0
+    seats = 0  # per value, how many seats could fill one of its cells
     by = 0
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        x = cells >> sh & 15
-        if not x:
-            continue
-        count += _POP[x]
-        y, b = _fillable(s, sh, x, first, m)
-        hit += y
-        by |= b
-    return count - _stolen(by, hit) >= 1
+    for t in range(m):
+        i = _md(first + t, n)
+        y = cells & (s[S_COLORS + i] & 15) * _N1 & _nz(s[S_HANDS + i]) * 15
+        if y:
+            taken |= y
+            seats += _nz(y)
+            by |= 1 << i
+    cnt = _nib_count(taken)
+    ge = ((seats | _N8) - cnt) >> 3 & _N1  # seats >= cells
+    hit = _nib_sum(cnt & ge * 15 | seats & ~(ge * 15))
+    return _nib_sum(_nib_count(cells)) - _stolen(by, hit) >= 1
 
 
 @_jit
@@ -723,22 +752,22 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
     winning card so far ``best``, red if ``red``), whatever the ``m`` seats from ``first``
     fill before its turn? (Following keeps the color.)"""
     hero = s[S_HERO]
-    used = s[S_USED]
-    h = s[S_HANDS + hero]
+    n = s[S_N]
     if not s[S_COLORS + hero] >> c & 1:
         return False
-    low = 0
+    low = _nz(s[S_HANDS + hero]) & ~(s[S_USED] >> c) & _N1
+    if not (red and c != 0):
+        low &= (1 << (4 * best - 4)) - 1 if best > 0 else 0
     hit = 0
     by = 0
-    for v in range(1, s[S_NV] + 1):
-        sh = 4 * v - 4
-        if h >> sh & 15 and not used >> (sh + c) & 1 and ((red and c != 0) or v < best):
-            low += 1
-            x = _takers(s, sh, c, first, m)
+    for t in range(m):
+        i = _md(first + t, n)
+        if s[S_COLORS + i] >> c & 1:
+            x = low & _nz(s[S_HANDS + i])
             if x:
-                hit += 1
-                by |= x
-    return low - _stolen(by, hit) >= 1
+                hit |= x
+                by |= 1 << i
+    return _nib_sum(low) - _stolen(by, _nib_sum(hit)) >= 1
 
 
 @_jit
@@ -758,21 +787,21 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
     leader = s[S_LEADER]
     tlen = s[S_TLEN]
     win = _winner(s, tlen) if tlen else 0  # index of the winning play so far
-    played = (hero - leader) % n < tlen
+    played = _md(hero - leader, n) < tlen
     if played:
-        if (leader + win) % n == hero:
+        if _md(leader + win, n) == hero:
             return False
     elif not hero_ducks(s):
         return False
     base = 0  # seats still to play in this trick, one cell each
     cand = 0  # seats that may lead the next trick
     for t in range(tlen, n):
-        i = (leader + t) % n
+        i = _md(leader + t, n)
         if i != hero:
             base += 1 << (2 * i)
             cand |= 1 << i
     if tlen:
-        cand |= 1 << ((leader + win) % n)
+        cand |= 1 << (_md(leader + win, n))
     cols = s[S_COLORS + hero]
     # the colors the hero may lose by its play now, one case each (bit 4, outside the four
     # colors: it loses none), with the losing cards it may play (the cells; the seats
@@ -789,8 +818,8 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
         mine = 1
         c0 = s[S_TRICK] & 3
         wcard = s[S_TRICK + win]
-        first = (leader + tlen) % n
-        m = (hero - first) % n
+        first = _md(leader + tlen, n)
+        m = _md(hero - first, n)
         red = (wcard & 3) == 0
         if _low_follow(s, c0, wcard >> 2, red, first, m):
             lost = 16
@@ -802,8 +831,8 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
         # the color the leader leads (with its lowest card of it: a higher one only
         # widens the hero's losing plays, and its cell is none of them)
         mine = 2
-        first = (leader + 1) % n
-        m = (hero - leader) % n - 1
+        first = _md(leader + 1, n)
+        m = _md(hero - leader, n) - 1
         for c in range(4):
             if _lowest(s, leader, c):
                 lost |= 1 << c
@@ -821,10 +850,10 @@ def hero_ducks_twice(s: Arr, choose: bool) -> bool:
             if not cand >> nl & 1:
                 continue
             mult = base
-            j = (nl + 1) % n
+            j = _md(nl + 1, n)
             while j != hero:
                 mult += 1 << (2 * j)
-                j = (j + 1) % n
+                j = _md(j + 1, n)
             for c in range(4):
                 low = _lowest(s, nl, c)
                 if not low:
@@ -1095,8 +1124,8 @@ def _order_learned(s: Arr, plays: Arr, k: int) -> None:
         w = _winner(s, tlen)
         wv = s[S_TRICK + w] >> 2
         wc = s[S_TRICK + w] & 3
-        if (hero - leader) % n < tlen:
-            ctx = 2 if (leader + w) % n == hero else 1
+        if _md(hero - leader, n) < tlen:
+            ctx = 2 if _md(leader + w, n) == hero else 1
         else:
             ctx = 3
     for i in range(k):
@@ -1149,9 +1178,9 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
                     plays[B_KEYS + i] = 1 if (plays[i] & 3) == 0 else 0
                 _sort(plays, k)
         leader = s[S_LEADER]
-        if tlen and (hero - leader) % n < tlen:
+        if tlen and _md(hero - leader, n) < tlen:
             w = _winner(s, tlen)
-            if (leader + w) % n == hero:
+            if _md(leader + w, n) == hero:
                 hv = s[S_TRICK + w] >> 2
                 hcol = s[S_TRICK + w] & 3
                 led = s[S_TRICK] & 3
@@ -1260,7 +1289,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         n = s[S_N]
         hero = s[S_HERO]
         tlen = s[S_TLEN]
-        p = (s[S_LEADER] + tlen) % n
+        p = _md(s[S_LEADER] + tlen, n)
         if kp == 0:
             return final_score(s, p) >= r
         keyed = tlen == 0
@@ -1337,8 +1366,8 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         n = s[S_N]
         leader = s[S_LEADER]
         hero = s[S_HERO]
-        if (hero - leader) % n < tlen:
-            if (leader + _winner(s, tlen)) % n != hero:
+        if _md(hero - leader, n) < tlen:
+            if _md(leader + _winner(s, tlen), n) != hero:
                 return True
         elif hero_ducks(s):
             return True
@@ -1367,7 +1396,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     hero = s[S_HERO]
     n = s[S_N]
     leader = s[S_LEADER]
-    p = (leader + tlen) % n
+    p = _md(leader + tlen, n)
     if k == 0:
         return (-1 if p == hero else 0) >= r
     if keyed and slot < 0:
@@ -1388,7 +1417,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
             if safe(s, hero, tl):
                 return True
         else:
-            if safe(s, hero, tl - (1 if (hero - leader) % n < tlen else 0)):
+            if safe(s, hero, tl - (1 if _md(hero - leader, n) < tlen else 0)):
                 return True
     if r <= 0 and mine and k > 1 and capacity(s, hero) >= tl:
         # a play after which the hero is safe for the plays it still needs (the race:
@@ -1416,7 +1445,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                     if keyed:
                         _store(tt, row, tl, r, True)
                     return True
-        elif (hero - leader) % n < tlen and wins_then_safe(s):
+        elif _md(hero - leader, n) < tlen and wins_then_safe(s):
             return True
     res = not mine
     if r < 0:
@@ -1484,11 +1513,11 @@ def wins_then_safe(s: Arr) -> bool:
     if tlen == 0:
         # the hero's card completed the trick (the leader is its winner)
         return leader == hero and (tl == 0 or safe(s, hero, tl))
-    if (leader + _winner(s, tlen)) % n != hero:
+    if _md(leader + _winner(s, tlen), n) != hero:
         return False
-    card = s[S_TRICK + (hero - leader) % n]
+    card = s[S_TRICK + _md(hero - leader, n)]
     for i in range(tlen, n):
-        seat = (leader + i) % n
+        seat = _md(leader + i, n)
         if could_beat(s, seat, card) or not safe(s, seat, 1):
             return False
     return tl == 1 or safe(s, hero, tl - 1)
@@ -1571,7 +1600,7 @@ def _push(s: Arr, row: Arr, pl: int) -> int:
     n = s[S_N]
     tlen = s[S_TLEN]
     leader = s[S_LEADER]
-    p = (leader + tlen) % n
+    p = _md(leader + tlen, n)
     v = pl >> 2
     c = pl & 3
     sh = 4 * v - 4
@@ -1585,7 +1614,7 @@ def _push(s: Arr, row: Arr, pl: int) -> int:
             s[S_COLORS + p] = old & ~(1 << (led if s[S_LOSSLED] else c))
     s[S_TRICK + tlen] = pl
     if tlen == n - 1:
-        w = (leader + _winner(s, n)) % n
+        w = _md(leader + _winner(s, n), n)
         for i in range(n):
             row[B_SAVED + i] = s[S_TRICK + i]
         row[B_SAVED + 5] = leader
@@ -1609,7 +1638,7 @@ def _pop(s: Arr, row: Arr, pl: int, w: int) -> None:
         s[S_TLEN] = n - 1
     else:
         s[S_TLEN] -= 1
-    p = (s[S_LEADER] + s[S_TLEN]) % n
+    p = _md(s[S_LEADER] + s[S_TLEN], n)
     v = pl >> 2
     sh = 4 * v - 4
     s[S_USED] &= ~(1 << (sh + (pl & 3)))
@@ -1624,7 +1653,7 @@ def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     n = s[S_N]
     tlen = s[S_TLEN]
     led = s[S_TRICK] & 3 if tlen else -1
-    p = (s[S_LEADER] + tlen) % n
+    p = _md(s[S_LEADER] + tlen, n)
     if mode == 2:
         np.random.shuffle(row[:k])
     for j in range(k):
@@ -1825,7 +1854,7 @@ def final_score(s: Arr, paradox_seat: int) -> int:
     if paradox_seat >= 0 and s[S_REMOVED] and tlen:
         n = s[S_N]
         for i in range(tlen):
-            if (s[S_LEADER] + i) % n == hero:
+            if _md(s[S_LEADER] + i, n) == hero:
                 pl = s[S_TRICK + i]
                 mask &= ~(1 << (4 * (pl >> 2) - 4 + (pl & 3)))
     return int(w + largest_group(s, mask))
