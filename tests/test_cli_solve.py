@@ -309,14 +309,14 @@ def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
 
 
 def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At its first use after an install numba compiles the search core (about 20 s of
+    """At its first use after an install numba compiles the search core (about 40 s of
     silence before): a command that searches makes the core ready before its searches and
     progress lines, and on a terminal names a wait of more than a second, not with --quiet
     and not when the core is ready at once."""
     from catbox_solver.cli import common
     from catbox_solver.search import dd
 
-    note = "compiling the search core (first use after an install: about half a minute; "
+    note = "compiling the search core (first use after an install: about 40 s; it is kept "
     text = position_to_notation(_late(3, 1))
     monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     calls: list[int] = []

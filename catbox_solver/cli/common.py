@@ -134,7 +134,7 @@ def show_progress(quiet: bool) -> bool:
 
 def ready_search(quiet: bool, engine: str = "compiled") -> None:
     """Make the compiled search core ready before a command's searches and progress lines
-    start. At its first use after an install numba compiles it (about 20 s, then cached on
+    start. At its first use after an install numba compiles it (about 40 s, then cached on
     disk); on a terminal, unless --quiet, a wait of more than a second is named, so that
     it is not taken for a hang."""
     if engine != "compiled":
@@ -146,8 +146,8 @@ def ready_search(quiet: bool, engine: str = "compiled") -> None:
     def note() -> None:
         if not ready.is_set():
             click.echo(
-                "compiling the search core (first use after an install: about half a "
-                "minute; it is kept on disk after that)",
+                "compiling the search core (first use after an install: about 40 s; it "
+                "is kept on disk after that)",
                 err=True,
             )
 
