@@ -90,14 +90,15 @@ PROBE_NODES = 500
 PROBE_FIRST = 5
 
 # The coalition's learned order when the hero is cornered (r < 0), from LEARNED_TL tricks
-# left down (session 8; see _order_learned and docs/search.md). Rows: the context of the
+# left down (session 8, from 6; session 17, from 7: at 8 it lost on a first lead, at 7
+# it lost nowhere measured; see _order_learned and docs/search.md). Rows: the context of the
 # node (0: the coalition leads; 1: the hero has played and is not winning the trick; 2: the
 # hero has played and is winning it; 3: the hero plays later in the trick). Columns: the
 # play is in the led color, is red, takes the trick as it stands, fills a cell of the hero
 # (a value it holds, a color it has), a tight one (no more free cells of that value in
 # its colors than its copies), one of its highest value, is of a high value (above half
 # of the values), leads a color the hero could still follow with a free cell.
-LEARNED_TL = 6
+LEARNED_TL = 7
 LEARNED_WEIGHTS = np.array(
     [
         [0, -4, 0, 0, 0, 0, 0, -4],
