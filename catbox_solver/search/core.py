@@ -278,11 +278,31 @@ def _nib_sum(x: int) -> int:
 
 
 @_jit_inline
+def _nib_ge(a: int, b: int) -> int:
+    """1 in each nibble where ``a >= b`` (the guard bit: a <= 7, b <= 8 there)."""
+    return ((a | _N8) - b) >> 3 & _N1
+
+
+@_jit_inline
+def _nib_min(a: int, b: int) -> int:
+    """The smaller of ``a`` and ``b`` in each nibble (a <= 7, b <= 8)."""
+    m = _nib_ge(a, b) * 15
+    return b & m | a & ~m
+
+
+@_jit_inline
+def _nib_monus(a: int, b: int) -> int:
+    """max(0, a - b) in each nibble (a <= 7, b <= 8)."""
+    d = (a | _N8) - b
+    return d & 7 * _N1 & (d >> 3 & _N1) * 15
+
+
+@_jit_inline
 def _losers(free: int, c: int, best: int, red: bool) -> int:
     """Of the free cells ``free`` (a nibble per value), those that do not win a trick led
     in color ``c`` whose winning card is ``best`` (red if ``red``): once red wins, every
     plain cell and a lower red; else the plain cells of other colors and a lower card of
-    the led color (_value_loses, every value at once)."""
+    the led color (every value at once)."""
     led = (1 << c) * _N1
     lower = (1 << (4 * best - 4)) - 1 if best > 0 else 0  # the values below best
     if red:
@@ -301,9 +321,7 @@ def _cap(h: int, used: int, cols: int) -> int:
     """Sum over values of min(copies in the packed hand ``h``, empty cells of that value
     in the colors ``cols``), all values at once, nibble by nibble (SWAR: no loop, no
     branch; copies are at most 5, free cells at most 4, so no nibble overflows)."""
-    x = _nib_count(~used & (cols & 15) * _N1)  # per value: free cells in the colors
-    m = (((h | _N8) - x) >> 3 & _N1) * 15  # copies >= free cells
-    return _nib_sum(x & m | h & ~m)
+    return _nib_sum(_nib_min(h, _nib_count(~used & (cols & 15) * _N1)))
 
 
 @_jit
@@ -345,14 +363,8 @@ def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
             k += hi & on
     # the damage of a value: min(threatened cells, copies), less the cells beyond the
     # seat's copies (those cost nothing), if positive
-    e = _nib_count(free)
-    d = (e | _N8) - (hs & _nz(free) * 15)
-    spare = d & 7 * _N1 & (d >> 3 & _N1) * 15  # max(0, cells - copies)
-    a = _nib_count(threat)
-    ge = ((k | _N8) - a) >> 3 & _N1
-    a = a & ge * 15 | k & ~(ge * 15)  # min(threatened cells, copies)
-    d = (a | _N8) - spare
-    dmg = _nib_sum(d & 7 * _N1 & (d >> 3 & _N1) * 15)
+    spare = _nib_monus(_nib_count(free), hs & _nz(free) * 15)  # cells beyond the copies
+    dmg = _nib_sum(_nib_monus(_nib_min(_nib_count(threat), k), spare))
     if cap - dmg >= plays_needed:
         return True
     leader = s[S_LEADER]
@@ -431,40 +443,17 @@ def _duck(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> bool:
     need to follow" all of them are legal, with "must follow" a follow if it has one,
     else any play. (Every value at once, nibble by nibble, as in _loser_margin.)"""
     hero = s[S_HERO]
-    n = s[S_N]
     free = _free_cells(s[S_HANDS + hero], s[S_USED], s[S_COLORS + hero])
     lose = _losers(free, c, best, red)
-    low = lose >> c & _N1  # losing plays of the led color, one bit per value
-    taken = 0  # the losing cells some seat before the hero could fill
-    seats = 0  # per value, how many seats could fill one
-    by = 0
-    low_any = 0  # the values of `low` some seat could fill
-    low_by = 0
-    for t in range(m):
-        i = _md(first + t, n)
-        hi = _nz(s[S_HANDS + i])
-        ci = s[S_COLORS + i]
-        y = lose & (ci & 15) * _N1 & hi * 15
-        if y:
-            taken |= y
-            seats += _nz(y)
-            by |= 1 << i
-        if ci >> c & 1:
-            x = low & hi
-            if x:
-                low_any |= x
-                low_by |= 1 << i
     if s[S_MUST]:
-        if _nib_sum(low) - _stolen(low_by, _nib_sum(low_any)) >= 1:
+        # the losing plays of the led color (one bit per value) come first
+        if _kept_in(s, lose >> c & _N1, c, first, m):
             return True
         # no play of the led color even now: any play may be made
         if free >> c & _N1:
             return False
     # (must follow with no follow: no cell of the led color is counted)
-    cnt = _nib_count(taken)
-    ge = ((seats | _N8) - cnt) >> 3 & _N1  # seats >= cells
-    hit = _nib_sum(cnt & ge * 15 | seats & ~(ge * 15))
-    return bool(_nib_sum(_nib_count(lose)) - _stolen(by, hit) >= 1)
+    return _surely_free(s, lose, first, m)
 
 
 @_jit
@@ -657,45 +646,17 @@ def _loser_margin(
         y = lose & (cl & 15) * _N1 & _nz(hi) * 15
         if y:
             cells |= y
-            rf = f * _N1
-            ge = ((hi | _N8) - rf) >> 3 & _N1  # copies >= f
-            most += (rf & ge * 15 | hi & ~(ge * 15)) & _nz(y) * 15
+            most += _nib_min(hi, f * _N1) & _nz(y) * 15
             fills += f
-    cp = _nib_count(cells)
-    ge = ((most | _N8) - cp) >> 3 & _N1  # most >= cells
-    hit = _nib_sum(cp & ge * 15 | most & ~(ge * 15))
+    hit = _nib_sum(_nib_min(most, _nib_count(cells)))
     margin = total - (hit if hit < fills else fills) - 1
     # a single copy takes all its losing cells, one of two copies its own cell
     bad = multi if margin < 1 else 0
     if margin < 0:
         bad |= _nz(single) * 15
     elif margin < 4:
-        bad |= (((pcs | _N8) - (margin + 1) * _N1) >> 3 & _N1) * 15
+        bad |= _nib_ge(pcs, (margin + 1) * _N1) * 15
     return margin, worst, bad
-
-
-@_jit
-def _lose_mask(free: int, c: int, lower: bool) -> int:
-    """Of the free cells ``free`` of one value, those that do not win a trick led in color
-    ``c`` with a higher card of it (``lower``: the value is below that card): the plain
-    cells of other colors, and the cell of the led color if lower."""
-    lose = free & 14 & ~(1 << c)
-    if lower:
-        lose |= free & (1 << c)
-    return lose
-
-
-@_jit
-def _value_loses(free: int, c: int, lower: bool, red: bool) -> int:
-    """Of the free cells ``free`` of one value, those that do not win a trick led in color
-    ``c`` whose winning card is higher (``lower``), red if ``red``: once red wins, every
-    plain cell and a lower red; else as _lose_mask."""
-    if red:
-        lose = free & 14
-        if lower:
-            lose |= free & 1
-        return lose
-    return _lose_mask(free, c, lower)
 
 
 @_jit
@@ -741,9 +702,7 @@ def _surely_free(s: Arr, cells: int, first: int, m: int) -> bool:
             taken |= y
             seats += _nz(y)
             by |= 1 << i
-    cnt = _nib_count(taken)
-    ge = ((seats | _N8) - cnt) >> 3 & _N1  # seats >= cells
-    hit = _nib_sum(cnt & ge * 15 | seats & ~(ge * 15))
+    hit = _nib_sum(_nib_min(seats, _nib_count(taken)))
     return _nib_sum(_nib_count(cells)) - _stolen(by, hit) >= 1
 
 
@@ -753,22 +712,30 @@ def _low_follow(s: Arr, c: int, best: int, red: bool, first: int, m: int) -> boo
     winning card so far ``best``, red if ``red``), whatever the ``m`` seats from ``first``
     fill before its turn? (Following keeps the color.)"""
     hero = s[S_HERO]
-    n = s[S_N]
     if not s[S_COLORS + hero] >> c & 1:
         return False
     low = _nz(s[S_HANDS + hero]) & ~(s[S_USED] >> c) & _N1
     if not (red and c != 0):
         low &= (1 << (4 * best - 4)) - 1 if best > 0 else 0
+    return _kept_in(s, low, c, first, m)
+
+
+@_jit
+def _kept_in(s: Arr, vals: int, c: int, first: int, m: int) -> bool:
+    """Is the cell of color ``c`` of one of the values ``vals`` (one bit per value) still
+    free at the hero's turn, whatever the ``m`` seats from ``first`` on play before it?
+    A seat fills at most one such cell, of a value it holds, if it has the color."""
+    n = s[S_N]
     hit = 0
     by = 0
     for t in range(m):
         i = _md(first + t, n)
         if s[S_COLORS + i] >> c & 1:
-            x = low & _nz(s[S_HANDS + i])
+            x = vals & _nz(s[S_HANDS + i])
             if x:
                 hit |= x
                 by |= 1 << i
-    return _nib_sum(low) - _stolen(by, _nib_sum(hit)) >= 1
+    return _nib_sum(vals) - _stolen(by, _nib_sum(hit)) >= 1
 
 
 @_jit
@@ -1529,18 +1496,9 @@ def could_beat(s: Arr, seat: int, card: int) -> bool:
     """Search._could_beat: could ``seat`` ever play above ``card``, the best of the
     trick (a higher held value on a free cell of its color that the seat has; on a plain
     card, any held value on a free red cell of a red it has)?"""
-    v = card >> 2
     c = card & 3
-    cols = s[S_COLORS + seat]
-    used = s[S_USED]
-    h = s[S_HANDS + seat]
-    for w in range(1, s[S_NV] + 1):
-        sh = 4 * w - 4
-        if h >> sh & 15:
-            free = ~(used >> sh) & cols & 15
-            if free & ~_value_loses(free, c, w < v, c == 0):
-                return True
-    return False
+    free = _free_cells(s[S_HANDS + seat], s[S_USED], s[S_COLORS + seat])
+    return bool(free & ~_losers(free, c, card >> 2, c == 0))
 
 
 # ---- cooperative: can the players together finish with no paradox? -------------------------
