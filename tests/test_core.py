@@ -28,9 +28,15 @@ from catbox_solver.search.core import (
     PROBE_NODES,
     PROBE_TL,
     S_TL,
+    T_HI,
+    T_LO,
+    T_SIZE,
+    TT_BITS,
+    TT_LONG_BITS,
     TT_WORDS,
     Core,
     _duck,
+    _grown,
     _loser_margin,
     _losing_cells,
     _low_follow,
@@ -46,6 +52,8 @@ from catbox_solver.search.core import (
     make_key,
     red_holds,
     safe,
+    tt_find,
+    tt_slot,
     wins_then_safe,
 )
 from catbox_solver.search.dd import Search, solve, value_only
@@ -904,6 +912,51 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert comparisons > 700
     # the tiny table really loses entries (more nodes to the same answers)
     assert small_nodes > big_nodes
+
+
+def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
+    """_grown: the same table while the nodes searched are at most four times its size or
+    it has 2**max_bits entries; else one four times larger in which every key stored
+    before is found with its bounds. A Core's trick table starts at 2**TT_BITS entries at
+    most and grows to that, except for a long search (session 18: a first position with
+    7 or more tricks left, 4 players; 6 or more, 5 players), which has 2**TT_LONG_BITS
+    from the start; a Core made with a table size of its own keeps it."""
+    rng = random.Random(18)
+    table = np.zeros((16, T_SIZE), dtype=np.int64)
+    stored: dict[tuple[int, ...], tuple[int, int]] = {}
+    while len(stored) < 10:  # (some keys collide and replace each other: keep the last)
+        words = tuple(rng.getrandbits(62) for _ in range(TT_WORDS))
+        i = tt_slot(table, _row(words), 3)
+        lo, hi = rng.randint(-3, 0), rng.randint(0, 3)
+        table[i, T_LO], table[i, T_HI] = lo, hi
+        stored = {k: v for k, v in stored.items() if tt_find(table, _row(k)) >= 0}
+        stored[words] = (lo, hi)
+    assert _grown(table, 64, 6) is table  # nodes <= 4 * 16
+    bigger = _grown(table, 65, 6)
+    assert bigger.shape == (64, T_SIZE)
+    for words, (lo, hi) in stored.items():
+        j = tt_find(bigger, _row(words))
+        assert j >= 0 and (bigger[j, T_LO], bigger[j, T_HI]) == (lo, hi)
+    assert _grown(bigger, 10**9, 6) is bigger  # at the cap: 2**6 entries
+    assert (TT_BITS, TT_LONG_BITS) == (20, 22)
+    caps = {}
+    for n in (4, 5):
+        start, line = paradox_free_round(Ruleset.from_name("official", n), 5)
+        for pos in replay(start, line):
+            if not pos.trick and pos.tricks_left not in caps.get(n, {}):
+                core = _core(FastState(pos), 0, tt_bits=TT_BITS)
+                size = core.tt.shape[0].bit_length() - 1
+                caps.setdefault(n, {})[pos.tricks_left] = (size, core.tt_cap)
+                assert _core(FastState(pos), 0, tt_bits=3).tt_cap == 3
+    assert caps[4][7] == (22, 22) and caps[4][6] == (20, 20) and caps[4][4] == (16, 20)
+    assert caps[5][6] == (22, 22) and caps[5][5] == (20, 20)
+
+
+def _row(words: tuple[int, ...]) -> np.ndarray:
+    """A scratch row holding the key ``words``."""
+    row = np.zeros(B_SIZE, dtype=np.int64)
+    row[B_WORDS:B_WORDS + TT_WORDS] = words
+    return row
 
 
 def _both_orders_low(

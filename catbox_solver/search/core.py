@@ -109,6 +109,21 @@ LEARNED_WEIGHTS = np.array(
     dtype=np.int64,
 )
 
+# The tables grow to at most 2**tt_bits entries of 64 bytes (Core; 2**TT_BITS, 64 MB, by
+# default), except the trick table of a long search: one whose first position calls for
+# 2**TT_LONG_BITS entries or more (7 or more tricks left with 4 players, 6 with 5) has
+# 2**TT_LONG_BITS (256 MB) from the start. Session 18: 64 MB was too small for the
+# searches from the first lead. One play's exact value, 2**20 entries -> 2**22: 4
+# players, position 1's 1b 93.5 M nodes in 49.1 s -> 75.2 M in 39.3 s; 5 players,
+# position 0's 1b 121.6 M in 60.5 s -> 106.0 M in 54.7 s, position 1's 1b 216.3 M in
+# 143.5 s -> 184.6 M in 125.7 s (2**24 and 2**26 entries: no fewer nodes than 2**22,
+# and 2**26 slower). A search of 20 M nodes pays for the larger table (4 players,
+# position 3's whole answer 6.9 -> 7.5 s), and searches of 5-10 M nodes at 5 tricks left
+# lost about 10 % with it (5 players), hence only the long ones; the table grows only
+# between searches, so it starts at its full size. Replacing the entry with the fewest
+# tricks left instead of the first probed saved 0.5 %: not kept.
+TT_BITS = 20
+TT_LONG_BITS = 22
 TT_WORDS = 4
 # one table entry (64 bytes, one cache line): the key words, then
 T_FLAG = 4  # 1: the entry is in use
@@ -1920,7 +1935,7 @@ class Core:
         self,
         hero: int,
         rules_fields: tuple[int, int, int, int, int, int],
-        tt_bits: int = 20,
+        tt_bits: int = TT_BITS,
         probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
     ) -> None:
         """``probes``: (fewest tricks left, node budget, log2 of the first play's extra
@@ -1942,6 +1957,7 @@ class Core:
         # zero pages are given by the system on first touch: a large table costs only
         # what the search fills
         self.tt_bits = tt_bits  # the largest the tables grow to: 2**tt_bits entries
+        self.tt_cap = tt_bits  # the trick table's (set at the first load: TT_LONG_BITS)
         self.tt = np.zeros((0, T_SIZE), dtype=np.int64)  # sized at the first load
         self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
@@ -1950,7 +1966,7 @@ class Core:
         self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
 
     def _grow_tt(self) -> None:
-        grown = _grown(self.tt, self._tt_nodes, self.tt_bits)
+        grown = _grown(self.tt, self._tt_nodes, self.tt_cap)
         if grown is not self.tt:
             self.tt = grown
             self._tt_nodes = 0
@@ -1971,7 +1987,12 @@ class Core:
             # 5-player trick has one more play: four times the start), then grown as the
             # nodes searched call for it
             extra = 2 if self.s[S_N] == 5 else 0
-            bits = min(self.tt_bits, max(12, 2 * tricks_left + 8 + extra))
+            need = max(12, 2 * tricks_left + 8 + extra)
+            bits = min(self.tt_bits, need)
+            if need >= TT_LONG_BITS and self.tt_bits == TT_BITS:
+                # a long search (not a test's own tt_bits): at its full size at once, as
+                # it grows only between searches, and one search can be most of the work
+                bits = self.tt_cap = TT_LONG_BITS
             self.tt = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
         s = self.s
         s[S_USED] = used
