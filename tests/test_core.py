@@ -65,10 +65,10 @@ RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS
 def _core(
     fs: FastState,
     hero: int,
-    tt_bits: int = 20,
+    tt_bits: int | None = None,
     probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
 ) -> Core:
-    """A Core for ``hero`` with the state of ``fs`` loaded."""
+    """A Core for ``hero`` with the state of ``fs`` loaded (``tt_bits``: see Core)."""
     core = Core(
         hero,
         (fs.n, fs.nv, fs.redrow, int(fs.must_follow), int(fs.loss_led), fs.red_lead),
@@ -920,7 +920,8 @@ def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
     before is found with its bounds. A Core's trick table starts at 2**TT_BITS entries at
     most and grows to that, except for a long search (session 18: a first position with
     7 or more tricks left, 4 players; 6 or more, 5 players), which has 2**TT_LONG_BITS
-    from the start; a Core made with a table size of its own keeps it."""
+    from the start; a Core made with a table size of its own keeps it, the default one
+    included."""
     rng = random.Random(18)
     table = np.zeros((16, T_SIZE), dtype=np.int64)
     stored: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -944,10 +945,12 @@ def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
         start, line = paradox_free_round(Ruleset.from_name("official", n), 5)
         for pos in replay(start, line):
             if not pos.trick and pos.tricks_left not in caps.get(n, {}):
-                core = _core(FastState(pos), 0, tt_bits=TT_BITS)
+                core = _core(FastState(pos), 0)
                 size = core.tt.shape[0].bit_length() - 1
                 caps.setdefault(n, {})[pos.tricks_left] = (size, core.tt_cap)
-                assert _core(FastState(pos), 0, tt_bits=3).tt_cap == 3
+                for bits in (3, TT_BITS):
+                    own = _core(FastState(pos), 0, tt_bits=bits)
+                    assert own.tt_cap == bits and own.tt.shape[0] <= 1 << bits
     assert caps[4][7] == (22, 22) and caps[4][6] == (20, 20) and caps[4][4] == (16, 20)
     assert caps[5][6] == (22, 22) and caps[5][5] == (20, 20)
 

@@ -1935,12 +1935,13 @@ class Core:
         self,
         hero: int,
         rules_fields: tuple[int, int, int, int, int, int],
-        tt_bits: int = TT_BITS,
+        tt_bits: int | None = None,
         probes: tuple[int, int, int] = (PROBE_TL, PROBE_NODES, PROBE_FIRST),
     ) -> None:
-        """``probes``: (fewest tricks left, node budget, log2 of the first play's extra
-        budget) of the probes in ``game``; they change the work, never an answer (the
-        tests run them with tiny budgets to show it)."""
+        """``tt_bits``: the tables grow to at most 2**tt_bits entries (None: as the search
+        calls for, see TT_LONG_BITS). ``probes``: (fewest tricks left, node budget, log2
+        of the first play's extra budget) of the probes in ``game``; they change the work,
+        never an answer (the tests run them with tiny budgets to show it)."""
         n, nv, redrow, must, loss_led, red_lead = rules_fields
         self.s = np.zeros(S_SIZE, dtype=np.int64)
         s = self.s
@@ -1956,8 +1957,9 @@ class Core:
         self.buf = np.zeros((MAX_PLY, B_SIZE), dtype=np.int64)
         # zero pages are given by the system on first touch: a large table costs only
         # what the search fills
-        self.tt_bits = tt_bits  # the largest the tables grow to: 2**tt_bits entries
-        self.tt_cap = tt_bits  # the trick table's (set at the first load: TT_LONG_BITS)
+        self.tt_bits = TT_BITS if tt_bits is None else tt_bits  # the tables' largest size
+        self.tt_cap = self.tt_bits  # the trick table's (a long search's: TT_LONG_BITS)
+        self._long_ok = tt_bits is None  # may a long search have the larger table?
         self.tt = np.zeros((0, T_SIZE), dtype=np.int64)  # sized at the first load
         self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
@@ -1988,11 +1990,11 @@ class Core:
             # nodes searched call for it
             extra = 2 if self.s[S_N] == 5 else 0
             need = max(12, 2 * tricks_left + 8 + extra)
-            bits = min(self.tt_bits, need)
-            if need >= TT_LONG_BITS and self.tt_bits == TT_BITS:
-                # a long search (not a test's own tt_bits): at its full size at once, as
-                # it grows only between searches, and one search can be most of the work
-                bits = self.tt_cap = TT_LONG_BITS
+            if need >= TT_LONG_BITS and self._long_ok:
+                # a long search: at its full size at once, as it grows only between
+                # searches, and one search can be most of the work
+                self.tt_cap = TT_LONG_BITS
+            bits = min(self.tt_cap, need)
             self.tt = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
         s = self.s
         s[S_USED] = used
