@@ -789,28 +789,54 @@ def test_plays_searched_at_once_give_the_same_answer(jobs: int) -> None:
             assert not end.legal_plays() and (q != "table" or end.tricks_left == 0)
 
 
+def _searches_under_way(
+    monkeypatch: pytest.MonkeyPatch, pos: Position, hero: int, jobs: int
+) -> tuple[int, list[list[int]]]:
+    """Solve ``tricks`` with ``jobs`` and return how many exact searches started, and at
+    each start the searches (by identity) then under way. The first exact search of each
+    of the first ``jobs`` threads waits at a barrier for the others': they are then
+    surely under way together, with no timing (a minute's timeout only if never)."""
+    exact = Search.exact
+    lock = threading.Lock()
+    barrier = threading.Barrier(jobs, timeout=60)
+    under_way: dict[int, int] = {}  # thread -> search
+    together: list[list[int]] = []
+    started: list[int] = []
+
+    def counted(s: Search, *args: Any) -> Value:
+        me = threading.get_ident()
+        with lock:
+            wait = me not in started and len(set(started)) < jobs
+            started.append(me)
+            under_way[me] = id(s)
+            together.append(list(under_way.values()))
+        if wait:
+            barrier.wait()
+        try:
+            return exact(s, *args)
+        finally:
+            with lock:
+                del under_way[me]
+
+    monkeypatch.setattr(Search, "exact", counted)
+    solve(pos, hero, "tricks", jobs=jobs)
+    monkeypatch.setattr(Search, "exact", exact)
+    return len(started), together
+
+
 def test_plays_searched_at_once_overlap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With 2 jobs the exact searches of two plays run at the same time, in two threads,
-    on two searches; with 1 job never. (The compiled core is readied first: run alone,
-    the first solve would ready it with a search of its own, counted as a third.)"""
+    """With 2 jobs the exact searches of two plays run at the same time, on two searches
+    (in two threads: a thread runs one search at a time); with 1 job never. (The
+    compiled core is readied first: run alone, the first solve would ready it with a
+    search of its own, counted as a third.)"""
     warm_up()
     pos, hero = _mid_positions()[0]
-    exact = Search.exact
-
-    def timed(s: Search, *args: Any) -> Value:
-        t0 = time.perf_counter()
-        out = exact(s, *args)
-        spans.append((t0, time.perf_counter(), threading.get_ident(), id(s)))
-        return out
-
-    monkeypatch.setattr(Search, "exact", timed)
-    for jobs, overlapping in ((1, False), (2, True)):
-        spans: list[tuple[float, float, int, int]] = []
-        solve(pos, hero, "tricks", jobs=jobs)
-        pairs = [(a, b) for a in spans for b in spans if a[0] < b[0] < a[1]]
-        assert bool(pairs) == overlapping, jobs
-        assert all(a[2] != b[2] and a[3] != b[3] for a, b in pairs)
-        assert len({sp[3] for sp in spans}) == jobs
+    for jobs in (1, 2):
+        count, together = _searches_under_way(monkeypatch, pos, hero, jobs)
+        assert count >= 2
+        assert max(len(t) for t in together) == jobs
+        assert all(len(set(t)) == len(t) for t in together)
+        assert len({sid for t in together for sid in t}) == jobs
 
 
 class _CutAfter:
