@@ -1066,6 +1066,36 @@ def test_probes_change_no_answer() -> None:
     assert cut > 8_000, cut
 
 
+def test_a_capped_search_gives_up_or_answers_and_leaves_the_table_sound() -> None:
+    """``u(r, None, cap)`` with caps of 1 to 60 nodes, and probes at every node with a
+    budget of 2 (the probes must keep to the search's cap, not lift it): each capped call
+    gives up (None, ``capped``) having searched the cap and one node more, or answers as
+    the Python search within the cap; and after every capped call, an uncapped one on the same
+    table answers as the Python search (a cut search stores nothing on its way out).
+    Positions with 1-3 tricks left, every hero and r."""
+    gave_up = answered = 0
+    for pos in _small_positions()[::2]:
+        fs = FastState(pos)
+        tl = fs.tricks_left
+        for hero in range(pos.rules.players):
+            core = _core(fs, hero, probes=(1, 2, 1))
+            python = Search(pos, hero, engine="python")
+            for r in range(-tl, tl + 1):
+                expect = python._u_py(r)
+                for cap in (1, 4, 15, 60):
+                    got, nodes = core.u(r, None, cap)
+                    if got is None:
+                        assert core.capped and cap < nodes <= cap + 1, (repr(pos), hero, r)
+                        gave_up += 1
+                    else:
+                        assert not core.capped and got == expect, (repr(pos), hero, r, cap)
+                        assert nodes <= cap, (repr(pos), hero, r, cap)
+                        answered += 1
+                    full, _ = core.u(r, None)
+                    assert full == expect and not core.capped, (repr(pos), hero, r, cap)
+    assert gave_up > 1500 and answered > 8000, (gave_up, answered)
+
+
 @pytest.mark.parametrize(("seed", "hero", "expected"), [(300, 2, False), (333, 3, True),
                                                         (304, 0, False)])
 def test_default_probes_at_five_tricks_left(seed: int, hero: int, expected: bool) -> None:

@@ -63,7 +63,7 @@ S_REMOVED = 52  # 1: an interrupted trick's tokens are removed
 S_DIAG = 53  # 1: groups connect diagonally too
 S_ROW_OF = 54  # 4: the board row of each color
 # probes (see game)
-S_LIMIT = 58  # the node count at which a probe gives up (S_ABORT 2); NO_LIMIT outside
+S_LIMIT = 58  # the node count at which a probe or a capped search gives up (S_ABORT 2)
 S_IN_PROBE = 59  # 1: inside a probe
 S_PROBE_TL = 60  # probes at nodes with at least this many tricks left
 S_PROBE_NODES = 61  # a probe's node budget
@@ -1457,17 +1457,19 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                 continue
             pl = row[j]
             w = _push(s, row, pl)
+            outer = s[S_LIMIT]  # a capped search's own limit (Core.u), else NO_LIMIT
             if rnd == 0:
                 b = s[S_PROBE_NODES]
-                s[S_LIMIT] = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)
+                lim = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)
+                s[S_LIMIT] = lim if lim < outer else outer
                 s[S_IN_PROBE] = 1
             sub = game(s, zero, won_r if w == hero else r, ply + 1, buf, tt, tsc, deadline)
             if rnd == 0:
                 s[S_IN_PROBE] = 0
-                s[S_LIMIT] = NO_LIMIT
+                s[S_LIMIT] = outer
             _pop(s, row, pl, w)
             if s[S_ABORT]:
-                if s[S_ABORT] == 2 and rnd == 0:
+                if s[S_ABORT] == 2 and rnd == 0 and s[S_NODES] <= outer:
                     s[S_ABORT] = 0  # the probe's budget ran out: on to the next play
                     s[S_PROBES_CUT] += 1
                     continue
@@ -1964,7 +1966,7 @@ class Core:
         self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
         self._tscore: npt.NDArray[np.int64] | None = None
-        self.capped = False  # the last table search ran out of its node cap
+        self.capped = False  # the last table or trick search ran out of its node cap
         self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
 
     def _grow_tt(self) -> None:
@@ -2033,19 +2035,26 @@ class Core:
         """How many probes ran out of budget so far (all questions)."""
         return int(self.s[S_PROBES_CUT])
 
-    def u(self, r: int, deadline: float | None) -> tuple[bool | None, int]:
-        """The answer of the trick game on the loaded state (None: out of time) and the nodes
-        it searched."""
+    def u(self, r: int, deadline: float | None, cap: int = -1) -> tuple[bool | None, int]:
+        """The answer of the trick game on the loaded state (None: out of time, or with
+        ``cap`` >= 0 the nodes used up: then ``capped`` is True) and the nodes searched.
+        A search cut by its cap stores nothing on its way out; what it finished below
+        stays stored, so a later search goes on from there."""
         s = self.s
         self._fresh()
+        self.capped = False
         if s[S_STOP]:
             return None, 0
+        if cap >= 0:
+            s[S_LIMIT] = cap
         dl = -1.0 if deadline is None else deadline
         res = _entry(game_held, game_nogil)(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
+        s[S_LIMIT] = NO_LIMIT
         nodes = int(s[S_NODES])
         self._tt_nodes += nodes
         self._grow_tt()
         if s[S_ABORT]:
+            self.capped = s[S_ABORT] == 2
             return None, nodes
         return bool(res), nodes
 

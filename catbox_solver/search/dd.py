@@ -115,6 +115,10 @@ def _fill(free: int, holders: list[tuple[int, int]]) -> int:
 # used on its own guards its core calls against Ctrl-C, and one job runs off the main
 # thread (see _core_answer, _long)
 _LONG_FROM = 5
+# solve narrows each play's range from this many tricks left (the first lead of 4 and 5
+# players), each short search within _NARROW_NODES nodes (see Search.narrow_u)
+_NARROW_FROM = 7
+_NARROW_NODES = 1_000_000
 
 
 class _Budget(Exception):
@@ -1562,13 +1566,62 @@ class Search:
                 return self._u(u)
         return False
 
-    def tricks_exact(self, sign: bool | None = None) -> int:
+    def tricks_exact(self, sign: bool | None = None, known: tuple[int, int] | None = None) -> int:
         """The hero's guaranteed final trick points (``sign``: the answer of ``u >= 0``,
-        when known)."""
-        return self._final(self._exact_u(sign))
+        when known; ``known``: a range of u proven already, see narrow_u)."""
+        return self._final(self._exact_u(sign, None, known))
 
-    def _exact_u(self, sign: bool | None, ceiling: int | None = None) -> int:
-        """The exact outcome u of the rest of the round (``ceiling``: see _note_u).
+    def narrow_u(self, sign: bool, cap: int, ceiling: int | None = None) -> tuple[int, int]:
+        """A range of the outcome u proven by short searches from both ends inward: u >=
+        lo + 1? from below and u >= hi? from above, in turn, each within ``cap`` nodes,
+        until one from each end has run out of them (what it finished stays stored).
+        Why: from the first lead a play's exact value can take minutes, and the searches
+        next to it are the costly ones, while those far from it take seconds; searched
+        first, they leave a timeout with a narrower range than the sign's. ``sign``: the
+        answer of ``u >= 0``; ``ceiling``: see _note_u."""
+        tl = self.st.tricks_left
+        lo, hi = (0, tl) if sign else (-tl, -1)
+        self._note_u(lo, hi, ceiling)
+        up = down = True
+        while lo < hi and (up or down):
+            if up:
+                res = self._u_within(lo + 1, cap)
+                if res is None:
+                    up = False
+                elif res:
+                    lo += 1
+                else:
+                    hi = lo
+            if down and lo < hi:
+                res = self._u_within(hi, cap)
+                if res is None:
+                    down = False
+                elif res:
+                    lo = hi
+                else:
+                    hi -= 1
+            self._note_u(lo, hi, ceiling)
+        return lo, hi
+
+    def _u_within(self, r: int, cap: int) -> bool | None:
+        """``_u(r)`` within about ``cap`` nodes: None when they are used up. (The Python
+        engine has no cap: it searches to the end.)"""
+        core = self._loaded_core()
+        if core is None:
+            return self._u_py(r)
+        try:
+            return self._core_answer(core.u, r, self.deadline, cap)
+        except _Timeout:
+            if core.capped:
+                return None
+            raise
+
+    def _exact_u(
+        self, sign: bool | None, ceiling: int | None = None,
+        known: tuple[int, int] | None = None,
+    ) -> int:
+        """The exact outcome u of the rest of the round (``ceiling``: see _note_u;
+        ``known``: a range of u proven already).
 
         A binary search over u, after the sign (``u >= 0``, the paradox verdict). The
         outcome of the previous call, when there is one in range, is tried first with
@@ -1576,13 +1629,16 @@ class Search:
         (``solve`` asks for each), and each search a guess saves can cost millions of
         nodes."""
         tl = self.st.tricks_left
-        if sign is None:
-            self._note_u(-tl, tl, ceiling)
-            sign = self._u(0)
-        if sign:
-            lo, hi = 0, tl
+        if known is not None:
+            lo, hi = known
         else:
-            lo, hi = -tl, -1
+            if sign is None:
+                self._note_u(-tl, tl, ceiling)
+                sign = self._u(0)
+            if sign:
+                lo, hi = 0, tl
+            else:
+                lo, hi = -tl, -1
         self._note_u(lo, hi, ceiling)
         g = self._guess
         if g is not None and lo <= g <= hi:
@@ -1632,13 +1688,13 @@ class Search:
             top = max(top, self._bonus_ceiling(tl))
         return top
 
-    def score_exact(self, sign: bool | None = None) -> int:
+    def score_exact(self, sign: bool | None = None, known: tuple[int, int] | None = None) -> int:
         """The hero's guaranteed round score (``sign``: the answer of ``u >= 0``, when
-        known)."""
+        known; ``known``: a range of u proven already, see narrow_u)."""
         hi = self._score_ceiling()
         # the score is at least the trick points, and equal to them when the hero causes
         # a paradox (u < 0)
-        u = self._exact_u(sign, hi)
+        u = self._exact_u(sign, hi, known)
         lo = self._final(u)
         if u < 0:
             return lo  # the hero causes a paradox: its score is its trick points
@@ -1665,15 +1721,18 @@ class Search:
             return False
         return self._u(0) if question == "paradox" else self.table()
 
-    def exact(self, question: str, sign: bool | None = None) -> Value:
+    def exact(
+        self, question: str, sign: bool | None = None, known: tuple[int, int] | None = None
+    ) -> Value:
         """The exact value of ``question`` on the current state; ``sign``, when known, is
-        the answer of ``u >= 0`` (the paradox verdict) there."""
+        the answer of ``u >= 0`` (the paradox verdict) there, and ``known`` a range of the
+        outcome u proven already (``tricks`` and ``score``; see narrow_u)."""
         if question == "paradox":
             return self._u(0) if sign is None else sign
         if question == "tricks":
-            return self.tricks_exact(sign)
+            return self.tricks_exact(sign, known)
         if question == "score":
-            return self.score_exact(sign)
+            return self.score_exact(sign, known)
         return self.table()
 
     def sign_range(self, question: str, sign: bool | None) -> tuple[int, int]:
@@ -1778,6 +1837,13 @@ def _long(pos: Position, engine: str) -> bool:
     a worker thread, without the GIL (see _in_threads); a small one stays here (a thread
     for each tiny solve cost more than the solve)."""
     return engine == "compiled" and pos.tricks_left >= _LONG_FROM
+
+
+def _narrows(pos: Position, engine: str) -> bool:
+    """Does a compiled solve of ``pos`` narrow each play's range before its exact value
+    (see Search.narrow_u)? From _NARROW_FROM tricks left, where exact values take
+    minutes; below, the narrowing would only add searches to answers of seconds."""
+    return engine == "compiled" and pos.tricks_left >= _NARROW_FROM
 
 
 def _deadline(timeout: float | None, start: float) -> float | None:
@@ -1946,9 +2012,15 @@ def solve(
     # tricks and score: first the sign of every play (u >= 0, the paradox verdict), then
     # each play's exact value from there. The same searches as one play after another,
     # but a timeout leaves every play reached with a proven range, not only the first.
-    phases = ("sign", "exact") if question in ("tricks", "score") else ("exact",)
+    # From the first lead (_NARROW_FROM tricks left), short searches from both ends of
+    # each play's range come between the two (see Search.narrow_u): a timeout then
+    # leaves narrower ranges.
+    phases: tuple[str, ...] = ("exact",)
+    if question in ("tricks", "score"):
+        phases = ("sign", "narrow", "exact") if _narrows(pos, engine) else ("sign", "exact")
     signs: dict[int, bool] = {}
     ranges: dict[int, tuple[int, int]] = {}
+    narrowed: dict[int, tuple[int, int]] = {}  # a play's range of u from narrow_u
     found: dict[int, Value] = {}
     under_way: dict[int, tuple[int, int] | None] = {}  # a play cut short: its range then
     solved_by: dict[int, Search] = {}  # the search (and table) that found a play's value
@@ -1969,17 +2041,27 @@ def solve(
         try:
             what = f"{plays[i].text}: " + (
                 "paradox verdict" if phase == "sign" or question == "paradox" else
-                "can all finish?" if question == "table" else f"exact {question}"
+                "can all finish?" if question == "table" else
+                f"{question} range" if phase == "narrow" else f"exact {question}"
             )
             steps.start(s, what)
             s.st.push(plays[i])
             if phase == "sign":
                 signs[i] = s._u(0)
                 ranges[i] = s.sign_range(question, signs[i])
+            elif phase == "narrow":
+                ceiling = s._score_ceiling() if question == "score" else None
+                try:
+                    narrowed[i] = s.narrow_u(signs[i], _NARROW_NODES, ceiling)
+                except _Timeout:
+                    under_way[i] = s.partial
+                    raise
+                assert s.partial is not None
+                ranges[i] = s.partial
             else:
                 s.partial = ranges.get(i)
                 try:
-                    found[i] = s.exact(question, signs.get(i))
+                    found[i] = s.exact(question, signs.get(i), narrowed.get(i))
                 except _Timeout:
                     under_way[i] = s.partial
                     raise
@@ -2000,7 +2082,7 @@ def solve(
                 progress(steps.total, steps.total, "")
         except _Timeout:
             answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
-                                len(phases) == 2)
+                                len(phases) > 1)
         else:
             answer = _with_line(search, question, plays, twins, found, solved_by)
     answer = replace(answer, nodes=sum(s.nodes for s in searches),
