@@ -1990,7 +1990,8 @@ def solve(
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
     passes, the value is None (unknown). ``progress(done, total, what)`` is called as the
     plays of the player to move are searched (``tricks`` and ``score``: each play's
-    paradox verdict, then each play's exact value, with its proven range as it narrows).
+    paradox verdict, from the first lead each play's range by short searches, then each
+    play's exact value, with its proven range as it narrows).
     ``engine``: "compiled" (the numba core, default) or "python" (the same search in
     plain Python, for cross-checks). ``jobs``: how many plays to search at once, each in
     a thread with its own search and table (0: one per core); the answer is the same."""
