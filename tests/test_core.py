@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 import numpy as np
@@ -1044,6 +1044,17 @@ def test_coalition_order_when_cornered_is_the_same_in_both_engines() -> None:
     assert learned > 1500 and moved > 500, (learned, moved)
 
 
+def _probed_everywhere(
+    positions: Sequence[Position],
+) -> Iterator[tuple[Position, int, Core, Search]]:
+    """For each position and hero: a Core with probes at every node and a budget of 2
+    nodes (nearly every probe cut short), and the Python search to compare with."""
+    for pos in positions:
+        fs = FastState(pos)
+        for hero in range(pos.rules.players):
+            yield pos, hero, _core(fs, hero, probes=(1, 2, 1)), Search(pos, hero, engine="python")
+
+
 def test_probes_change_no_answer() -> None:
     """Probes at every node with a budget of 2 nodes (so that nearly every probe is cut
     short and the plays are then searched in full) give the same u(r) as the Python
@@ -1051,17 +1062,13 @@ def test_probes_change_no_answer() -> None:
     run in the searches with r = 0 only, and at r = 0 nodes below the others.)"""
     comparisons = 0
     cut = 0
-    for pos in _small_positions():
-        fs = FastState(pos)
-        tl = fs.tricks_left
-        for hero in range(pos.rules.players):
-            core = _core(fs, hero, probes=(1, 2, 1))
-            python = Search(pos, hero, engine="python")
-            for r in range(-tl, tl + 1):
-                got, _ = core.u(r, None)
-                assert got == python._u_py(r), (repr(pos), hero, r)
-                comparisons += 1
-            cut += core.probes_cut
+    for pos, hero, core, python in _probed_everywhere(_small_positions()):
+        tl = pos.tricks_left
+        for r in range(-tl, tl + 1):
+            got, _ = core.u(r, None)
+            assert got == python._u_py(r), (repr(pos), hero, r)
+            comparisons += 1
+        cut += core.probes_cut
     assert comparisons > 6000
     assert cut > 8_000, cut
 
@@ -1074,25 +1081,21 @@ def test_a_capped_search_gives_up_or_answers_and_leaves_the_table_sound() -> Non
     table answers as the Python search (a cut search stores nothing on its way out).
     Positions with 1-3 tricks left, every hero and r."""
     gave_up = answered = 0
-    for pos in _small_positions()[::2]:
-        fs = FastState(pos)
-        tl = fs.tricks_left
-        for hero in range(pos.rules.players):
-            core = _core(fs, hero, probes=(1, 2, 1))
-            python = Search(pos, hero, engine="python")
-            for r in range(-tl, tl + 1):
-                expect = python._u_py(r)
-                for cap in (1, 4, 15, 60):
-                    got, nodes = core.u(r, None, cap)
-                    if got is None:
-                        assert core.capped and cap < nodes <= cap + 1, (repr(pos), hero, r)
-                        gave_up += 1
-                    else:
-                        assert not core.capped and got == expect, (repr(pos), hero, r, cap)
-                        assert nodes <= cap, (repr(pos), hero, r, cap)
-                        answered += 1
-                    full, _ = core.u(r, None)
-                    assert full == expect and not core.capped, (repr(pos), hero, r, cap)
+    for pos, hero, core, python in _probed_everywhere(_small_positions()[::2]):
+        tl = pos.tricks_left
+        for r in range(-tl, tl + 1):
+            expect = python._u_py(r)
+            for cap in (1, 4, 15, 60):
+                got, nodes = core.u(r, None, cap)
+                if got is None:
+                    assert core.capped and cap < nodes <= cap + 1, (repr(pos), hero, r)
+                    gave_up += 1
+                else:
+                    assert not core.capped and got == expect, (repr(pos), hero, r, cap)
+                    assert nodes <= cap, (repr(pos), hero, r, cap)
+                    answered += 1
+                full, _ = core.u(r, None)
+                assert full == expect and not core.capped, (repr(pos), hero, r, cap)
     assert gave_up > 1500 and answered > 8000, (gave_up, answered)
 
 
