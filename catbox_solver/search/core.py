@@ -1449,6 +1449,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     # left searched in full, in order. A probe cut short stores nothing. Only at r = 0
     # (the paradox verdict): in the searches for trick counts they cost 12 % more nodes.
     rounds = 2 if tl >= s[S_PROBE_TL] and k > 1 and s[S_IN_PROBE] == 0 and r == 0 else 1
+    outer = s[S_LIMIT]  # a capped search's own limit (Core.u), else NO_LIMIT
     for rnd in range(2 - rounds, 2):  # round 0: the probes; round 1: in full
         for j in range(k):
             if rnd == 0:
@@ -1457,7 +1458,6 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                 continue
             pl = row[j]
             w = _push(s, row, pl)
-            outer = s[S_LIMIT]  # a capped search's own limit (Core.u), else NO_LIMIT
             if rnd == 0:
                 b = s[S_PROBE_NODES]
                 lim = s[S_NODES] + (b << s[S_PROBE_FIRST] if j == 0 else b)

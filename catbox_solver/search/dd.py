@@ -1579,8 +1579,7 @@ class Search:
         next to it are the costly ones, while those far from it take seconds; searched
         first, they leave a timeout with a narrower range than the sign's. ``sign``: the
         answer of ``u >= 0``; ``ceiling``: see _note_u."""
-        tl = self.st.tricks_left
-        lo, hi = (0, tl) if sign else (-tl, -1)
+        lo, hi = self._sign_u(sign)
         self._note_u(lo, hi, ceiling)
         up = down = True
         while lo < hi and (up or down):
@@ -1628,17 +1627,12 @@ class Search:
         its neighbour: the plays of one position mostly share a value or differ by one
         (``solve`` asks for each), and each search a guess saves can cost millions of
         nodes."""
-        tl = self.st.tricks_left
-        if known is not None:
-            lo, hi = known
-        else:
+        if known is None:
             if sign is None:
-                self._note_u(-tl, tl, ceiling)
+                self._note_u(*self._sign_u(None), ceiling)
                 sign = self._u(0)
-            if sign:
-                lo, hi = 0, tl
-            else:
-                lo, hi = -tl, -1
+            known = self._sign_u(sign)
+        lo, hi = known
         self._note_u(lo, hi, ceiling)
         g = self._guess
         if g is not None and lo <= g <= hi:
@@ -1735,11 +1729,16 @@ class Search:
             return self.score_exact(sign, known)
         return self.table()
 
+    def _sign_u(self, sign: bool | None) -> tuple[int, int]:
+        """The range of the outcome u on the current state known from the sign alone
+        (``u >= 0`` or not; None: not known, any outcome of the round)."""
+        tl = self.st.tricks_left
+        return (-tl, tl) if sign is None else (0, tl) if sign else (-tl, -1)
+
     def sign_range(self, question: str, sign: bool | None) -> tuple[int, int]:
         """The range of ``tricks`` or ``score`` on the current state known from the sign
         alone (``u >= 0`` or not; None: not known, any outcome of the round)."""
-        tl = self.st.tricks_left
-        lo_u, hi_u = (-tl, tl) if sign is None else (0, tl) if sign else (-tl, -1)
+        lo_u, hi_u = self._sign_u(sign)
         lo, hi = self._final(lo_u), self._final(hi_u)
         if question == "score" and sign is not False:
             hi = self._score_ceiling()
