@@ -394,6 +394,8 @@ class _CutAt:
     counts them."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int | None) -> None:
+        # the core ready first: its warm-up searches (once per process) are not the solve's
+        dd_mod.warm_up()
         self.calls = 0
         for name in ("_u", "_s"):
             monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
@@ -884,6 +886,7 @@ class _CutAfter:
     there would."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+        dd_mod.warm_up()  # (its searches, once per process, are not the solve's)
         self.calls = 0
         self.at = at
         self.lock = threading.Lock()
