@@ -160,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                         timeouts += 1
                         if ans.value is None and ans.bounds is not None:
                             widths.append(ans.bounds[1] - ans.bounds[0])
+                        elif ans.value is not None and q in ("tricks", "score"):
+                            widths.append(0)  # the value known, some plays or the line not
                     if args.baseline:
                         bt0 = time.perf_counter()
                         bval = baseline_solve(pos, hero, q, timeout=args.baseline_seconds)
@@ -167,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                         if bval is not None:
                             base_times.append(bdt)
                             ratios.append(bdt / max(dt, 1e-6))
-                            if ans.value is not None and bval != [r.result for r in ans.plays]:
+                            got = [r.result for r in ans.plays]
+                            if None not in got and bval != got:
                                 print(f"  DISAGREEMENT with the baseline on {pos!r}")
                 base = ""
                 if args.baseline:

@@ -393,20 +393,23 @@ class _CutAt:
     a solve raises the timeout, as a deadline passing there would; ``at=None`` only
     counts them."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int | None) -> None:
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, at: int | None,
+        names: tuple[str, ...] = ("_u", "_s"),
+    ) -> None:
         # the core ready first: its warm-up searches (once per process) are not the solve's
         dd_mod.warm_up()
         self.calls = 0
-        for name in ("_u", "_s"):
+        for name in names:
             monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
         self.at = at
 
-    def _wrap(self, search_fn: Callable[[Search, int], bool]) -> Callable[[Search, int], bool]:
-        def cut(s: Search, r: int) -> bool:
+    def _wrap(self, search_fn: Callable[..., bool]) -> Callable[..., bool]:
+        def cut(s: Search, *args: int) -> bool:
             if self.calls == self.at:
                 raise _Timeout
             self.calls += 1
-            return search_fn(s, r)
+            return search_fn(s, *args)
 
         return cut
 
@@ -424,6 +427,36 @@ class _LineStarts:
             return line(s, *args)
 
         monkeypatch.setattr(Search, "principal_variation", start)
+
+
+def _check_open_answer(q: str, ans: Answer, value: Value) -> bool:
+    """A solve cut before every play was known (no line): its value is given exactly
+    when the plays' results and ranges decide it (``tricks``, ``score``: the range over
+    the plays closes to one number; ``paradox``: a play known to give the player to move
+    what it wants; ``table``: a play known to let all finish), and is then the exact
+    ``value``, without a range; otherwise it is unknown, with the plays' range (holding
+    the value) for ``tricks`` and ``score``. True when the value is given."""
+    assert ans.pv == ()
+    hero_moves = ans.to_move == ans.hero
+    span = None
+    if q in ("tricks", "score"):
+        spans = [r.bounds or (int(r.result), int(r.result)) for r in ans.plays
+                 if r.bounds is not None or r.result is not None]
+        assert len(spans) == len(ans.plays)
+        pick = max if hero_moves else min
+        span = (pick(lo for lo, _ in spans), pick(hi for _, hi in spans))
+        closed = span[0] == span[1]
+    else:
+        wanted = q == "table" or hero_moves
+        closed = any(r.result is wanted for r in ans.plays)
+    if closed:
+        assert ans.value == value and ans.bounds is None and not ans.pv_complete
+        assert any(r.result is None for r in ans.plays)
+        assert ans.to_json()["pv_complete"] is False
+        return True
+    assert ans.value is None and ans.pv_complete and ans.bounds == span
+    assert span is None or span[0] <= value <= span[1]
+    return False
 
 
 def _check_cut_line(
@@ -479,7 +512,7 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     first) every range lies within its sign's, and mirror plays (blue, yellow, green)
     share their result and range. A cut while the line is searched (every play's result
     known) keeps the value, the results and the start of the line found so far."""
-    cuts = narrowed = twinned = lines_cut = prefixes = 0
+    cuts = narrowed = twinned = lines_cut = prefixes = decided = 0
     cases = [(p, h, q) for p, h in _small_positions()[:48] for q in ("tricks", "score")]
     cases += [(p, h, "tricks") for p, h in _twin_positions()]  # (score has no twins)
     for pos, hero, q in cases:
@@ -505,9 +538,7 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
                     lines_cut += 1
                     prefixes += ans.pv != ()
                 else:
-                    assert ans.value is None and ans.pv == () and ans.pv_complete
-                    assert ans.bounds is not None
-                    assert ans.bounds[0] <= value <= ans.bounds[1], (pos, hero, q, at)
+                    decided += _check_open_answer(q, ans, value)
                 for r, x, p, sign in zip(ans.plays, exact, plays, by_sign, strict=True):
                     if r.result is not None:
                         assert r.result == x and r.bounds is None
@@ -529,6 +560,41 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     assert twinned >= 60
     assert lines_cut >= 300
     assert prefixes >= 150
+    assert decided >= 100, decided
+
+
+def test_a_timeout_keeps_a_yes_or_no_the_plays_found_decide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cut solves of ``paradox`` and ``table`` at every search before the line, in turn:
+    once a play is known to give the player to move what it wants (the hero: no
+    paradox; another seat: the hero's paradox; ``table``: all can finish), the value is
+    given, the minimax's, with the plays not searched yet open and no line; before that
+    it is unknown. Every play's result given is exact."""
+    decided = undecided = 0
+    names = {"paradox": ("_u",), "table": ("table",)}
+    for pos, hero in _small_positions()[:80]:
+        plays = pos.legal_plays()
+        if len(plays) < 2:
+            continue
+        for q in ("paradox", "table"):
+            exact = [minimax(pos.after(p), hero, q) for p in plays]
+            value = minimax(pos, hero, q)
+            with monkeypatch.context() as m:
+                count = _CutAt(m, None, names[q])
+                line_from = _LineStarts(m, count)
+                assert solve(pos, hero, q).value == value
+            for at in range(line_from.calls):
+                with monkeypatch.context() as m:
+                    _CutAt(m, at, names[q])
+                    ans = solve(pos, hero, q)
+                if _check_open_answer(q, ans, value):
+                    decided += 1
+                else:
+                    undecided += 1
+                for r, x in zip(ans.plays, exact, strict=True):
+                    assert r.result is None or r.result == x, (repr(pos), hero, q, at)
+    assert decided >= 40 and undecided >= 40, (decided, undecided)
 
 
 def test_best_first_ranks_a_play_out_of_time_by_its_range() -> None:
@@ -936,11 +1002,11 @@ def test_a_timeout_with_plays_searched_at_once_leaves_proven_ranges(
                     # so the number of searches does too
                     assert ans.value == value and [r.result for r in ans.plays] == exact
                     continue
-                if ans.value is not None:
+                if ans.value is not None and None not in [r.result for r in ans.plays]:
                     _check_cut_line(pos, hero, q, ans, value, exact)
                     lines += 1
                     continue
-                assert ans.bounds is not None and ans.bounds[0] <= value <= ans.bounds[1]
+                _check_open_answer(q, ans, value)
                 for r, x in zip(ans.plays, exact, strict=True):
                     if r.result is not None:
                         assert r.result == x and r.bounds is None

@@ -229,7 +229,9 @@ def solve_cmd(
     sign (whether the hero avoids causing a paradox) is searched first, so a timeout
     still leaves each play a range. Out of time while the best line is searched, the
     value and the plays' results stand and the line found so far is shown, marked cut
-    short ("pv_complete": false). On a terminal (not with --quiet) a progress line
+    short ("pv_complete": false); the same when the plays found by then decide the
+    value, some still open (a range closed to one number, or a play that settles a yes
+    or no). On a terminal (not with --quiet) a progress line
     shows the searches done, the one under way and the range proven for it so far.
     Ctrl-C stops at once and prints what was proven by then (exit code 130).
 

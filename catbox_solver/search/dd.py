@@ -145,7 +145,10 @@ class Answer:
     """The answer to a question about a position: ``value`` (None if the search ran out of
     time), the value after every legal play of the player to move, a principal variation
     (best play by everyone, from the position to the end of the round), the number of
-    nodes searched and the time taken."""
+    nodes searched and the time taken. Out of time, the value can still be known while
+    some plays are open (their result None): when the plays found decide it (a ``tricks``
+    or ``score`` range closed to one number, a play that settles ``paradox`` or
+    ``table``); ``pv`` is then empty and ``pv_complete`` False."""
 
     question: str
     hero: int
@@ -159,14 +162,15 @@ class Answer:
     """When the value is unknown (out of time) for ``tricks`` or ``score``: the range
     ``(lo, hi)`` it is proven to lie in, from the plays' results and ranges."""
     pv_complete: bool = True
-    """False when the time ran out while the line was searched, after the value and every
-    play's result were known: ``pv`` is then the start of a best line (each of its plays
-    keeps the value), cut short."""
+    """False when the value is known but the time ran out before the line was found:
+    either while the line was searched, after every play's result was known (``pv`` is
+    then the start of a best line, each of its plays keeping the value), or before some
+    plays were known (``pv`` empty)."""
 
     def to_json(self) -> dict[str, Any]:
         """The fixed JSON shape of POSITION-JSON.md, plus ``bounds`` ([lo, hi]) beside a
         value or a play's result that is null for ``tricks`` or ``score``, and
-        ``"pv_complete": false`` when the time ran out during the line."""
+        ``"pv_complete": false`` when the time ran out before the line was complete."""
         plays: list[dict[str, Any]] = []
         for r in self.plays:
             row: dict[str, Any] = {
@@ -1987,7 +1991,8 @@ def solve(
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
-    passes, the value is None (unknown). ``progress(done, total, what)`` is called as the
+    passes, the value is None (unknown), unless the plays found by then decide it (see
+    Answer). ``progress(done, total, what)`` is called as the
     plays of the player to move are searched (``tricks`` and ``score``: each play's
     paradox verdict, from the first lead each play's range by short searches, then each
     play's exact value, with its proven range as it narrows).
@@ -2124,11 +2129,34 @@ def _cut_short(
                 search.st.pop()
             done.append(PlayResult(plays[i], None, rng))
     bounds = None
+    hero_moves = pos.to_move == hero
     if ranged:
         known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
-        pick = max if pos.to_move == hero else min
+        pick = max if hero_moves else min
         bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
+    value = _decided(question, hero_moves, done, bounds)
+    if value is not None:
+        # the plays known decide the value; the line was not searched
+        return Answer(question, hero, value, tuple(done), (), 0, 0.0, pos.to_move,
+                      pv_complete=False)
     return Answer(question, hero, None, tuple(done), (), 0, 0.0, pos.to_move, bounds)
+
+
+def _decided(
+    question: str, hero_moves: bool, done: Sequence[PlayResult],
+    bounds: tuple[int, int] | None,
+) -> Value:
+    """The value of a position whose plays are not all known, when those known (or the
+    ranges proven) decide it already, else None: ``tricks`` and ``score`` when the range
+    ``bounds`` has closed; ``paradox`` when the player to move has a play known to give
+    what it wants (the hero: avoiding a paradox; a coalition seat: forcing one);
+    ``table`` when some play is known to let everyone finish."""
+    if bounds is not None:
+        return bounds[0] if bounds[0] == bounds[1] else None
+    wanted = question == "table" or hero_moves
+    if any(r.result is wanted for r in done):
+        return wanted
+    return None
 
 
 def _with_line(
