@@ -615,12 +615,22 @@ def test_best_first_ranks_a_play_out_of_time_by_its_range() -> None:
     assert unknown.best_first()[-1].play == a
 
 
-def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("narrowing", [False, True])
+def test_a_timeout_in_the_dd_table_leaves_proven_ranges(
+    monkeypatch: pytest.MonkeyPatch, narrowing: bool
+) -> None:
     """Cut a DD table at every one of its searches in turn: each entry is exact or
     unknown, an unknown trick count or score has a range holding the exact value, and
-    every seat's paradox verdict comes before any trick count."""
+    every seat's paradox verdict comes before any trick count. ``narrowing``: the
+    first-lead narrowing on from 1 trick left, each of its searches within 3-40 nodes
+    and cut as well."""
+    names: tuple[str, ...] = ("_u", "_s")
+    if narrowing:
+        monkeypatch.setattr(dd_mod, "_NARROW_FROM", 1)
+        names += ("_u_within",)
     cuts = 0
-    for pos, _ in _small_positions()[:24]:
+    for k, (pos, _) in enumerate(_small_positions()[:24]):
+        monkeypatch.setattr(dd_mod, "_NARROW_NODES", (3, 10, 40)[k % 3])
         n = pos.rules.players
         scored = [pos.predictions is None or pos.predictions[s] is not None for s in range(n)]
         exact = [
@@ -629,11 +639,11 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.Monk
             for s in range(n)
         ]
         with monkeypatch.context() as m:
-            count = _CutAt(m, None)
+            count = _CutAt(m, None, names)
             dd_table(pos)
         for at in range(count.calls):
             with monkeypatch.context() as m:
-                _CutAt(m, at)
+                _CutAt(m, at, names)
                 table = dd_table(pos)
             for row, (par, tricks, score) in zip(table.rows, exact, strict=True):
                 assert row.paradox in (None, par)
@@ -647,7 +657,36 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(monkeypatch: pytest.Monk
                     else:
                         assert rng is not None and rng[0] <= want <= rng[1], (pos, at, row)
             cuts += 1
-    assert cuts >= 300
+    assert cuts >= (500 if narrowing else 300), cuts
+
+
+def test_the_dd_table_narrowing_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the narrowing on from 1 trick left (searches of 3-40 nodes, so that most stop
+    early), every DD table equals the one without it, and each seat's narrowing is
+    announced between the paradox verdicts and the trick points."""
+    tables = 0
+    for k, (pos, _) in enumerate(_small_positions()[:60]):
+        plain = dd_table(pos)
+        calls, record = _recorder()
+        with monkeypatch.context() as m:
+            m.setattr(dd_mod, "_NARROW_FROM", 1)
+            m.setattr(dd_mod, "_NARROW_NODES", (3, 10, 40)[k % 3])
+            got = dd_table(pos, progress=record)
+        assert got.rows == plain.rows, repr(pos)
+        n = pos.rules.players
+        if pos.legal_plays():
+            steps: list[str] = []
+            for _, _, w in calls:
+                found = _PROVEN.match(w)
+                name = found.group(1) if found else w
+                if name and (not steps or steps[-1] != name):
+                    steps.append(name)  # (a range proven is announced on its step)
+            first = [f"seat {s}: paradox verdict" for s in range(n)]
+            narrow = [f"seat {s}: trick points range" for s in range(n)]
+            assert steps[: 2 * n] == first + narrow, steps
+            assert calls[-1] == (4 * n, 4 * n, "")
+            tables += 1
+    assert tables >= 55
 
 
 def _recorder() -> tuple[list[tuple[int, int, str]], Callable[[int, int, str], None]]:

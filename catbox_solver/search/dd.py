@@ -2324,7 +2324,9 @@ def dd_table(
     table; values not reached in time are None, and unknown trick points and scores come
     with the range proven. Question by question (every seat's paradox verdict first, then
     the trick points, then the scores), so that a timeout leaves each seat its answers
-    to the easier questions; each seat keeps its own search (and table) throughout.
+    to the easier questions; from the first lead (as in solve) every seat's trick points
+    are first narrowed by short searches (Search.narrow_u) before any is searched
+    exactly. Each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
     _check_position(pos)
     _check_engine(engine)
@@ -2336,9 +2338,39 @@ def dd_table(
     searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
     vals: dict[tuple[int, str], Value] = {}
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
+    narrowed: dict[int, tuple[int, int]] = {}  # a seat's range of u from narrow_u
     questions = ("paradox", "tricks", "score")
-    names = {"paradox": "paradox verdict", "tricks": "trick points", "score": "score"}
-    steps = _Steps(3 * n, progress, jobs, _long(pos, engine))
+    # from the first lead every seat's trick points are narrowed by short searches
+    # before any is searched exactly (as solve does for each play): a timeout then
+    # leaves every seat a narrower range than its sign's
+    phases: tuple[str, ...] = ("paradox", "narrow", "tricks", "score")
+    if terminal or not _narrows(pos, engine):
+        phases = questions
+    names = {"paradox": "paradox verdict", "narrow": "trick points range",
+             "tricks": "trick points", "score": "score"}
+    steps = _Steps(len(phases) * n, progress, jobs, _long(pos, engine))
+
+    def out_of_time(seat: int, q: str) -> None:
+        """Seat ``seat``'s search ran out of time on ``q``: keep the range proven."""
+        search = searches[seat]
+        search.st = FastState(pos)
+        if q != "paradox":
+            # (tricks_exact and narrow_u note a range before their first search)
+            ranges[seat, q] = search.partial or search.sign_range(q, None)
+            search.partial = None
+
+    def narrow(seat: int) -> None:
+        """Narrow seat ``seat``'s trick points from both ends (Search.narrow_u)."""
+        search = searches[seat]
+        steps.start(search, f"seat {seat}: {names['narrow']}")
+        try:
+            sign = vals[seat, "paradox"]
+            if sign is not None:
+                narrowed[seat] = search.narrow_u(bool(sign), _NARROW_NODES)
+        except _Timeout:
+            out_of_time(seat, "tricks")
+        finally:
+            steps.end()
 
     def step(seat: int, q: str) -> None:
         """Seat ``seat``'s answer to ``q`` on its own search; out of time, the range."""
@@ -2354,21 +2386,23 @@ def dd_table(
             if terminal:
                 vals[seat, q] = _terminal_value(pos, seat, q, search)
                 return
+            if (seat, q) in ranges:
+                return  # out of time while narrowing: that range stands
             sign = vals[seat, "paradox"]
+            known = narrowed.get(seat) if q == "tricks" else None
             try:
-                vals[seat, q] = search.exact(q, None if sign is None else bool(sign))
+                vals[seat, q] = search.exact(q, None if sign is None else bool(sign), known)
             except _Timeout:
-                search.st = FastState(pos)
-                if q != "paradox":
-                    # (tricks_exact notes a range before its first search)
-                    ranges[seat, q] = search.partial or search.sign_range(q, None)
-                    search.partial = None
+                out_of_time(seat, q)
         finally:
             steps.end()
 
     with _ctrl_c_stops(searches) as guard:
-        for q in questions:
-            steps.run([functools.partial(step, seat, q) for seat in range(n)])
+        for phase in phases:
+            steps.run([
+                functools.partial(narrow, seat) if phase == "narrow" else
+                functools.partial(step, seat, phase) for seat in range(n)
+            ])
     rows: list[TableRow] = []
     for seat in range(n):
         p, t, s = (vals[seat, q] for q in questions)
@@ -2384,7 +2418,7 @@ def dd_table(
         )
     nodes = sum(search.nodes for search in searches)
     if progress is not None:
-        progress(3 * n, 3 * n, "")
+        progress(steps.total, steps.total, "")
     table = DDTable(tuple(rows), nodes, time.perf_counter() - start)
     if guard.hit:
         raise Interrupted(table)
