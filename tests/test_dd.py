@@ -629,7 +629,7 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(
         monkeypatch.setattr(dd_mod, "_NARROW_FROM", 1)
         names += ("_u_within",)
     cuts = 0
-    for k, (pos, _) in enumerate(_small_positions()[:24]):
+    for k, (pos, _) in enumerate(_small_positions()[:28]):
         monkeypatch.setattr(dd_mod, "_NARROW_NODES", (3, 10, 40)[k % 3])
         n = pos.rules.players
         scored = [pos.predictions is None or pos.predictions[s] is not None for s in range(n)]

@@ -2409,7 +2409,7 @@ def dd_table(
             if (seat, q) in ranges:
                 return  # out of time while narrowing: that range stands
             sign = vals[seat, "paradox"]
-            known = narrowed.get(seat) if q == "tricks" else None
+            known = narrowed.get(seat)  # (the score's u lies there too)
             try:
                 vals[seat, q] = search.exact(q, None if sign is None else bool(sign), known)
             except _Timeout:
