@@ -731,10 +731,9 @@ def _check_progress(
 
 def test_solve_reports_each_search_and_the_range_proven() -> None:
     """progress(done, total, what) of a solve: one step per search, in order (tricks and
-    score: every play's paradox verdict, then every play's exact value, most promising
-    first by the range its verdict gives; mirror plays searched once), named by its play
-    and its question; while an exact value is searched the range proven so far is shown,
-    narrowing, and it holds the play's value."""
+    score: every play's paradox verdict, then every play's exact value; mirror plays
+    searched once), named by its play and its question; while an exact value is searched
+    the range proven so far is shown, narrowing, and it holds the play's value."""
     shown = 0
     for pos, hero in _small_positions()[:80]:
         for q in _questions(pos, hero):
@@ -749,19 +748,8 @@ def test_solve_reports_each_search_and_the_range_proven() -> None:
                 exact: list[Value] = [None] * len(searched)
             else:
                 steps = [f"{plays[i].text}: paradox verdict" for i in searched]
-                # (score: the ceiling of a score is the library's, Search.sign_range)
-                by_sign = {
-                    i: _sign_range(pos.after(plays[i]), hero, q) if q == "tricks" else
-                    Search(pos.after(plays[i]), hero).sign_range(
-                        q, minimax(pos.after(plays[i]), hero, "paradox"))
-                    for i in searched
-                }
-                if pos.to_move == hero:
-                    order = sorted(searched, key=lambda i: (-by_sign[i][1], -by_sign[i][0]))
-                else:
-                    order = sorted(searched, key=lambda i: by_sign[i])
-                steps += [f"{plays[i].text}: exact {q}" for i in order]
-                exact = [None] * len(searched) + [ans.plays[i].result for i in order]
+                steps += [f"{plays[i].text}: exact {q}" for i in searched]
+                exact = [None] * len(searched) + [ans.plays[i].result for i in searched]
             shown += _check_progress(calls, steps, exact)
     assert shown >= 500
 
@@ -995,40 +983,6 @@ def test_narrowing_first_changes_no_answer_and_its_ranges_hold_the_value(
             narrowed += 1
             cut += lo < hi
     assert narrowed > 150 and cut > 20, (narrowed, cut)
-
-
-def test_the_exact_values_come_most_promising_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the narrowing on from 1 trick left: the plays' exact values are searched in
-    the order of the ranges their narrowing proved (the progress line's last range for
-    each): the hero to move by the highest top, then bottom; another seat by the lowest
-    bottom, then top; ties in legal order."""
-    checked = reordered = 0
-    monkeypatch.setattr(dd_mod, "_NARROW_FROM", 1)
-    for k, (pos, hero) in enumerate(_small_positions()[:120]):
-        monkeypatch.setattr(dd_mod, "_NARROW_NODES", (3, 10, 40)[k % 3])
-        calls, record = _recorder()
-        solve(pos, hero, "tricks", progress=record)
-        narrowed: dict[str, tuple[int, int]] = {}
-        exact_order: list[str] = []
-        for _, _, w in calls:
-            found = _PROVEN.match(w)
-            if found and found.group(1).endswith(": tricks range"):
-                text = found.group(1).split(":")[0]
-                narrowed[text] = (int(found.group(2)), int(found.group(3)))
-            elif w.endswith(": exact tricks") and w.split(":")[0] not in exact_order:
-                exact_order.append(w.split(":")[0])
-        legal = [p.text for p in pos.legal_plays() if p.text in narrowed]
-        if len(legal) < 2:
-            continue
-        assert sorted(exact_order) == sorted(legal)
-        if pos.to_move == hero:
-            want = sorted(legal, key=lambda x: (-narrowed[x][1], -narrowed[x][0]))
-        else:
-            want = sorted(legal, key=lambda x: narrowed[x])
-        assert exact_order == want, (repr(pos), hero, narrowed)
-        checked += 1
-        reordered += want != legal
-    assert checked >= 60 and reordered >= 15, (checked, reordered)
 
 
 class _CutAfter:

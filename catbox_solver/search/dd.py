@@ -2082,10 +2082,7 @@ def solve(
     with _ctrl_c_stops(searches) as guard:  # (Ctrl-C: Interrupted with what was proven)
         try:
             for phase in phases:
-                order = searched
-                if phase == "exact" and len(phases) > 1:
-                    order = _most_promising_first(searched, ranges, to_move == hero)
-                steps.run([functools.partial(step, phase, i) for i in order])
+                steps.run([functools.partial(step, phase, i) for i in searched])
             if progress is not None:
                 progress(steps.total, steps.total, "")
         except _Timeout:
@@ -2098,23 +2095,6 @@ def solve(
     if guard.hit:
         raise Interrupted(answer)
     return answer
-
-
-def _most_promising_first(
-    searched: Sequence[int], ranges: dict[int, tuple[int, int]], hero_moves: bool
-) -> list[int]:
-    """The plays in the order of their exact searches: the most promising for the player
-    to move first by the ranges proven before (the hero: highest top, then highest
-    bottom; another seat: lowest bottom, then lowest top), else in legal order. Why: the
-    value is known once the best play is exact and no other's range reaches above it
-    (below, for another seat), so a timeout then still gives the value (_decided); and
-    plays of one range tend to share a value, which the next exact search tries first
-    (Search._exact_u)."""
-    def rank(i: int) -> tuple[int, int]:
-        lo, hi = ranges[i]
-        return (-hi, -lo) if hero_moves else (lo, hi)
-
-    return sorted(searched, key=rank)
 
 
 def _cut_short(
