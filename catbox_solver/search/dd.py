@@ -118,7 +118,7 @@ _LONG_FROM = 5
 # solve narrows each play's range from this many tricks left (the first lead of 4 and 5
 # players), each short search within _NARROW_NODES nodes (see Search.narrow_u)
 _NARROW_FROM = 7
-_NARROW_NODES = 1_000_000
+_NARROW_NODES = 3_000_000
 
 
 class _Budget(Exception):
