@@ -2134,12 +2134,11 @@ def _cut_short(
         known = [r.bounds or (int(r.result or 0), int(r.result or 0)) for r in done]
         pick = max if hero_moves else min
         bounds = (pick(lo for lo, _ in known), pick(hi for _, hi in known))
+    # the plays known may decide the value: then it has no range, and no line was searched
     value = _decided(question, hero_moves, done, bounds)
-    if value is not None:
-        # the plays known decide the value; the line was not searched
-        return Answer(question, hero, value, tuple(done), (), 0, 0.0, pos.to_move,
-                      pv_complete=False)
-    return Answer(question, hero, None, tuple(done), (), 0, 0.0, pos.to_move, bounds)
+    open_value = value is None
+    return Answer(question, hero, value, tuple(done), (), 0, 0.0, pos.to_move,
+                  bounds if open_value else None, pv_complete=open_value)
 
 
 def _decided(
