@@ -656,6 +656,12 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(
                         assert got == want and rng is None
                     else:
                         assert rng is not None and rng[0] <= want <= rng[1], (pos, at, row)
+                if row.score is None and score is not None:
+                    # a score is at least the trick points: its range starts where the
+                    # trick points' (exact, or as proven when cut) does
+                    assert row.score_bounds is not None
+                    low = row.tricks if row.tricks_bounds is None else row.tricks_bounds[0]
+                    assert row.score_bounds[0] >= low, (pos, at, row)
             cuts += 1
     assert cuts >= (500 if narrowing else 300), cuts
 

@@ -287,6 +287,9 @@ class Search:
         # on_partial is told each new range (the progress line shows it)
         self.on_partial: Callable[[tuple[int, int]], None] | None = None
         self._partial: tuple[int, int] | None = None
+        # the same range as outcomes u of the rest of the round, while the value is
+        # searched over u (_note_u): dd_table hands a seat's trick range to its score
+        self.partial_u: tuple[int, int] | None = None
         self._mode = 0
         self._limit = 1 << 62
         self._rng = random.Random(0)
@@ -1674,6 +1677,7 @@ class Search:
         points, and up to the ceiling unless the hero surely causes a paradox (its score
         is then its trick points)."""
         top = self._final(hi) if ceiling is None or hi < 0 else ceiling
+        self.partial_u = (lo, hi)
         self.partial = (self._final(lo), top)
 
     def _score_ceiling(self) -> int:
@@ -2337,7 +2341,9 @@ def dd_table(
     searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
     vals: dict[tuple[int, str], Value] = {}
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
-    narrowed: dict[int, tuple[int, int]] = {}  # a seat's range of u from narrow_u
+    # a seat's range of the outcome u proven so far (by narrow_u, its trick points'
+    # search, or either cut short by the deadline): where its score's search starts
+    narrowed: dict[int, tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
     # from the first lead every seat's trick points are narrowed by short searches
     # before any is searched exactly (as solve does for each play): a timeout then
@@ -2356,7 +2362,9 @@ def dd_table(
         if q != "paradox":
             # (tricks_exact and narrow_u note a range before their first search)
             ranges[seat, q] = search.partial or search.sign_range(q, None)
-            search.partial = None
+            if q == "tricks" and search.partial_u is not None:
+                narrowed[seat] = search.partial_u  # (the score's u lies there too)
+            search.partial = search.partial_u = None
 
     def narrow(seat: int) -> None:
         """Narrow seat ``seat``'s trick points from both ends (Search.narrow_u)."""
@@ -2386,11 +2394,14 @@ def dd_table(
                 vals[seat, q] = _terminal_value(pos, seat, q, search)
                 return
             if (seat, q) in ranges:
-                return  # out of time while narrowing: that range stands
+                return  # out of time while narrowing: that range stands (the score's
+                # search starts from its range of u)
             sign = vals[seat, "paradox"]
             known = narrowed.get(seat)  # (the score's u lies there too)
             try:
                 vals[seat, q] = search.exact(q, None if sign is None else bool(sign), known)
+                if q == "tricks" and search.partial_u is not None:
+                    narrowed[seat] = search.partial_u  # (u, u): exact now
             except _Timeout:
                 out_of_time(seat, q)
         finally:
