@@ -2341,9 +2341,6 @@ def dd_table(
     searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
     vals: dict[tuple[int, str], Value] = {}
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
-    # a seat's range of the outcome u proven so far (by narrow_u, its trick points'
-    # search, or either cut short by the deadline): where its score's search starts
-    narrowed: dict[int, tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
     # from the first lead every seat's trick points are narrowed by short searches
     # before any is searched exactly (as solve does for each play): a timeout then
@@ -2362,9 +2359,7 @@ def dd_table(
         if q != "paradox":
             # (tricks_exact and narrow_u note a range before their first search)
             ranges[seat, q] = search.partial or search.sign_range(q, None)
-            if q == "tricks" and search.partial_u is not None:
-                narrowed[seat] = search.partial_u  # (the score's u lies there too)
-            search.partial = search.partial_u = None
+            search.partial = None
 
     def narrow(seat: int) -> None:
         """Narrow seat ``seat``'s trick points from both ends (Search.narrow_u)."""
@@ -2373,7 +2368,7 @@ def dd_table(
         try:
             sign = vals[seat, "paradox"]
             if sign is not None:
-                narrowed[seat] = search.narrow_u(bool(sign), _NARROW_NODES)
+                search.narrow_u(bool(sign), _NARROW_NODES)
         except _Timeout:
             out_of_time(seat, "tricks")
         finally:
@@ -2394,14 +2389,13 @@ def dd_table(
                 vals[seat, q] = _terminal_value(pos, seat, q, search)
                 return
             if (seat, q) in ranges:
-                return  # out of time while narrowing: that range stands (the score's
-                # search starts from its range of u)
+                return  # out of time while narrowing: that range stands
             sign = vals[seat, "paradox"]
-            known = narrowed.get(seat)  # (the score's u lies there too)
+            # the range of u this seat's search proved last (narrowed; for the score, its
+            # trick points' exact u or the range they reached when cut), where it goes on
+            known = search.partial_u
             try:
                 vals[seat, q] = search.exact(q, None if sign is None else bool(sign), known)
-                if q == "tricks" and search.partial_u is not None:
-                    narrowed[seat] = search.partial_u  # (u, u): exact now
             except _Timeout:
                 out_of_time(seat, q)
         finally:
