@@ -111,6 +111,20 @@ def test_impossible_color_states_are_errors() -> None:
         "seat 1 has lost 1 color(s) but followed in at most 0 trick(s): a color is lost only "
         "by not following the led color",
     )
+    # every color gone although the count allows it: impossible unless the declared color
+    # is the one lost (the Czech reading), where the same position is accepted
+    bare = (
+        "4p official | R:.3....3. B:0.2013.. Y:2.0..202 G:..1..311 | 22568 45568 12334 12478 "
+        "| - G BY RBG | lead 3 | won 0 0 0 4 | bid 2 3 1 1 | left 4"
+    )
+    _one_line_error(
+        ["legal", bare],
+        "seat 0 has no color left: a player always keeps the color it declares, so nobody "
+        "loses all four (unless colors are lost the Czech way)",
+    )
+    czech = CliRunner().invoke(main, ["legal", bare.replace("official", "czech-color-loss")])
+    assert czech.exit_code == 0, czech.output
+    assert czech.output.startswith("seat 3 to move, 9 legal plays: ")
 
 
 @pytest.mark.parametrize(

@@ -738,6 +738,13 @@ def check_position(pos: Position) -> None:
                 f"seat {seat} has lost {lost} color(s) but followed in at most {followed} "
                 "trick(s): a color is lost only by not following the led color"
             )
+        if not pos.colors[seat] and rules.color_loss == "led":
+            # a follower loses the led color only by declaring another, which it keeps
+            # (docs/theorems.md, last-color-kept); the Czech reading can empty the set
+            raise PositionError(
+                f"seat {seat} has no color left: a player always keeps the color it declares, "
+                "so nobody loses all four (unless colors are lost the Czech way)"
+            )
     for i, pl in enumerate(pos.trick):
         seat = (pos.leader + i) % n
         if not 1 <= pl.value <= nv or not 0 <= pl.color <= 3:
