@@ -182,6 +182,26 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
     [
         (["deal", "-p", "6"], "Invalid value for '--players' / '-p': 6 is not in the range "
          "2<=x<=5. (see 'catbox deal --help')"),
+        # (an unbounded count of games ran for ever without a word)
+        (["simulate", "-q", "-g", "99999999999999999999999999"],
+         "Invalid value for '--games' / '-g': 99999999999999999999999999 is not in the range "
+         "1<=x<=100000. (see 'catbox simulate --help')"),
+        # an empty path is not the current directory (written into, or read, before)
+        (["puzzle", "generate", "--theme", "avoid-paradox", "--out", ""],
+         "Invalid value for '--out': an empty path names no file or directory "
+         "(see 'catbox puzzle generate --help')"),
+        (["play", "-p", "2", "--seed", "1", "--record", ""],
+         "Invalid value for '--record': an empty path names no file or directory "
+         "(see 'catbox play --help')"),
+        (["puzzle", "solve", ""],
+         "Invalid value for 'PATH': an empty path names no file or directory "
+         "(see 'catbox puzzle solve --help')"),
+        (["puzzle", "export", "puzzles", "-o", ""],
+         "Invalid value for '-o' / '--output': an empty path names no file or directory "
+         "(see 'catbox puzzle export --help')"),
+        (["render", "4p", "-o", ""],
+         "Invalid value for '-o' / '--output': an empty path names no file or directory "
+         "(see 'catbox render --help')"),
         (["foo"], "No such command 'foo'. (see 'catbox --help')"),
         (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
         (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),

@@ -123,6 +123,17 @@ def _echo_err(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+class GivenPath(click.Path):
+    """click.Path that refuses an empty path: turned into a Path it reads '.', so
+    ``--out ''`` wrote into the current directory and ``puzzle solve ''`` read it, and an
+    empty ``--record`` was dropped without a word."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("an empty path names no file or directory", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def echo_json(obj: Any) -> None:
     click.echo(json.dumps(obj))
 

@@ -13,6 +13,7 @@ import click
 
 from catbox_solver.cli.common import (
     EXIT_INVALID,
+    GivenPath,
     Seconds,
     counted,
     echo_json,
@@ -83,7 +84,7 @@ def solution_text(sol: Solution, board: bool = True, ansi: bool = False) -> str:
 
 
 @puzzle.command("solve")
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=GivenPath(path_type=Path))
 @click.option("--timeout", type=Seconds(), default=None, help="Seconds per puzzle (default none).")
 @click.option("--no-board", is_flag=True, help="Do not draw the position.")
 @click.option("--ansi", is_flag=True, help="Color the board even when piped.")
@@ -141,7 +142,7 @@ def _known_positions(out: Path) -> set[str]:
 @click.option("--count", type=click.IntRange(1, 10_000), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+    "--out", type=GivenPath(file_okay=False, path_type=Path), required=True,
     help="Directory for the new puzzle files (created if needed).",
 )
 @click.option("--ruleset", default="official", show_default=True, help="Ruleset preset.")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from catbox_solver.cli.common import counted, main
+from catbox_solver.cli.common import GivenPath, counted, main
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
 from catbox_solver.model.notation import read_position
@@ -56,7 +56,7 @@ Example:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=GivenPath(dir_okay=False, path_type=Path),
     help="Write the SVG to this file (default, or '-': standard output).",
 )
 @click.option(
@@ -76,11 +76,11 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
 
 
 @puzzle.command("export", help=EXPORT_HELP, short_help="Export puzzles as a printable HTML sheet.")
-@click.argument("puzzles", type=click.Path(path_type=Path))
+@click.argument("puzzles", type=GivenPath(path_type=Path))
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=GivenPath(dir_okay=False, path_type=Path),
     help="Write the HTML page to this file (default, or '-': standard output).",
 )
 @click.option("--title", default=DEFAULT_TITLE, show_default=True, help="The page title.")
