@@ -30,7 +30,7 @@ from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.numbers import check_int, check_seconds, counted
-from catbox_solver.model.position import Play, Position
+from catbox_solver.model.position import RULE_TEXT, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
 from catbox_solver.search.lines import paradox_free_line, positions_along
@@ -232,9 +232,17 @@ def _plays_field(val: Any, pos: Position, where: str) -> tuple[Play, ...]:
     out: set[Play] = set()
     for x in val:
         try:
-            out.add(Play.parse(x, pos.rules.values))
+            play = Play.parse(x, pos.rules.values)
         except CatboxError as exc:
             raise PuzzleError(f"{where}: field 'answer': {exc}") from None
+        # (an illegal play was reported as a wrong answer, exit 1, not as a broken file)
+        reason = pos.why_illegal(play)
+        if reason is not None:
+            raise PuzzleError(
+                f"{where}: field 'answer': {x} is not a legal play of seat {pos.to_move} "
+                f"({RULE_TEXT[reason]})"
+            )
+        out.add(play)
     return tuple(sorted(out))
 
 

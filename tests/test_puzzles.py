@@ -220,6 +220,11 @@ def test_toml_string_exact() -> None:
          "best-score, force-paradox, exists"),
         ({"answer": "6r"}, "f.toml: field 'answer' must be a list of plays like [\"5y\"]"),
         ({"answer": ["6x"]}, "f.toml: field 'answer': "),
+        # an illegal play is a broken file, not a wrong answer (exit 1 before)
+        ({"answer": ["6b"]}, "f.toml: field 'answer': 6b is not a legal play of seat 0 "
+         "(rule 1: that cell of the research board is taken)"),
+        ({"answer": ["6r", "4r"]}, "f.toml: field 'answer': 4r is not a legal play of seat 0 "
+         "(card not in hand)"),
         ({"hero": 2}, "f.toml: field 'hero': a force-paradox question is asked of the player "
          "to move (seat 0)"),
         ({"difficulty": 9}, "f.toml: field 'difficulty' must be 1-5, not 9"),
