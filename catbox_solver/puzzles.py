@@ -371,7 +371,7 @@ def load_puzzle(path: str | Path) -> Puzzle:
     except OSError as exc:
         raise PuzzleError(f"{p}: cannot read: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # (a leading BOM dropped)
     except UnicodeDecodeError:
         raise PuzzleError(f"{p}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

@@ -277,3 +277,25 @@ def test_ctrl_c_at_a_prompt_ends_with_130(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(click, "prompt", interrupted)
     code, _, err = _run(["play", "-p", "3", "--seed", "1"])
     assert (code, err) == (130, "stopped by Ctrl-C\n")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path) -> None:
+    """Files saved with a UTF-8 byte order mark (as some editors do) read as without it;
+    before, the mark was taken for the first character ("player count must look like
+    '4p', not '\\ufeff4p'")."""
+    bom = b"\xef\xbb\xbf"
+    pos = tmp_path / "pos.txt"
+    pos.write_bytes(bom + P4_TRICK.encode())
+    assert read_position(f"@{pos}") == read_position(P4_TRICK)
+    as_json = tmp_path / "pos.json"
+    as_json.write_bytes(bom + position_to_json(read_position(P4_TRICK)).encode())
+    assert read_position(f"@{as_json}") == read_position(P4_TRICK)
+    puzzle = Path(__file__).resolve().parents[1] / "puzzles" / "avoid-paradox-2p-536f710e.toml"
+    marked = tmp_path / "p.toml"
+    marked.write_bytes(bom + puzzle.read_bytes())
+    code, out, err = _run(["puzzle", "solve", str(marked)])
+    assert (code, err) == (0, "") and "every stored answer is right" in out
+    # the mark only at the very start: inside the text it is still an error
+    pos.write_bytes(P4_TRICK.encode() + bom)
+    code, _, err = _run(["legal", f"@{pos}"])
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1

@@ -517,7 +517,7 @@ def verify_cmd(record_file: str, as_json: bool) -> None:
       catbox verify game.txt --json
     """
     try:
-        text = read_limited(None if record_file == "-" else record_file).decode("utf-8")
+        text = read_limited(None if record_file == "-" else record_file).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RecordError(f"{record_file}: not a text file (UTF-8)") from None
     record = read_record(text)

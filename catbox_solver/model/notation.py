@@ -476,7 +476,7 @@ def _read_file(name: str) -> str:
     if not name:
         raise NotationError("'@' must be followed by a file name", "file", 2)
     try:
-        return read_limited(name).decode("utf-8")
+        return read_limited(name).decode("utf-8-sig")  # (a BOM, as some editors write, is not text)
     except UnicodeDecodeError:
         raise NotationError(f"file {name!r} is not UTF-8 text") from None
     except OSError as exc:
