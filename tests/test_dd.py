@@ -388,6 +388,24 @@ def test_timeout_gives_unknown_never_a_guess() -> None:
     assert all(r.tricks is None for r in table.rows)
 
 
+def test_no_core_search_starts_after_the_deadline() -> None:
+    """A compiled search is not started once the deadline has passed: its answer would be
+    thrown away, and from the first lead its first nodes alone fault in a 256 MB table
+    (a 4-player DD table with a 1 s timeout took 2.3 s, each seat after the first
+    starting late). Past the deadline a search raises the timeout having searched no
+    node."""
+    from catbox_solver.search import dd
+
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    search = dd.Search(pos, 0, time.perf_counter() - 1.0)
+    with pytest.raises(dd._Timeout):
+        search.exact("paradox")
+    assert search.nodes == 0
+    table = dd.dd_table(pos, timeout=1e-9)  # (past before the first search)
+    assert [row.paradox for row in table.rows] == [None] * 4
+    assert table.nodes == 0  # (each seat searched 4096 nodes before)
+
+
 class _CutAt:
     """A deterministic timeout: the ``at``-th boolean search (``Search._u`` or ``_s``) of
     a solve raises the timeout, as a deadline passing there would; ``at=None`` only

@@ -401,6 +401,12 @@ class Search:
         value_only their guard handles Ctrl-C instead. Only from _LONG_FROM tricks left:
         a shorter search ends within milliseconds, and then Python's own handler raises
         (a guard on every tiny call of a puzzle's searches doubled their time)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            # its answer would be thrown away (below), and a search started late still
+            # cost time: a first-lead search's first 4096 nodes fault in its 256 MB table,
+            # about 0.5 s (a 1 s DD table of 4 players took 2.3 s, the seats after the
+            # first each starting past the deadline)
+            raise _Timeout
         if self.st.tricks_left >= _LONG_FROM and can_guard():
             with _ctrl_c_stops([self]) as guard:
                 res, nodes = call(*args)
