@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -268,3 +270,23 @@ def test_help_examples_run() -> None:
         assert result.exit_code == 0, result.stderr
         assert run("show", example, "--notation").stdout == example + "\n"
         assert position_to_notation(position_from_notation(example)) == example
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`catbox show --json @big.jsonl | head -1`: when the output's reader closes the pipe
+    the command stops without a word and with 141 (128 + SIGPIPE), as other tools do;
+    it printed "error: Broken pipe" with exit code 2."""
+    batch = tmp_path / "big.jsonl"
+    line = position_to_json(position_from_notation(PARADOX))
+    batch.write_text((line + "\n") * 3000)  # output far beyond a pipe's buffer
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "catbox_solver", "show", "--json", f"@{batch}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = json.loads(proc.stdout.readline())
+    assert first == json.loads(line)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert err == b""

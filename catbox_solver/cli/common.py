@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +21,7 @@ T = TypeVar("T")
 EXIT_INVALID = 1  # a checked answer is "no" (invalid record, wrong stored answer)
 EXIT_BAD_INPUT = 2  # bad input: one-line message, no traceback
 EXIT_STOPPED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
+EXIT_PIPE = 141  # the output's reader went away (128 + SIGPIPE), as a shell reports it
 
 
 class CatboxGroup(click.Group):
@@ -46,6 +48,16 @@ class CatboxGroup(click.Group):
         except CatboxError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            # the reader went away (`catbox show @many.jsonl | head -1`): stop without a
+            # word, as other tools do, with the status a shell gives them (128 + SIGPIPE);
+            # stdout goes to /dev/null so that Python's last flush does not fail again
+            # (this said "error: Broken pipe", exit 2)
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # (a stdout with no file, as in tests)
+                pass
+            ctx.exit(EXIT_PIPE)
         except OSError as exc:
             click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
             ctx.exit(EXIT_BAD_INPUT)
