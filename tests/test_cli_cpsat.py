@@ -146,6 +146,8 @@ def test_batch_answers_each_line(tmp_path: Path) -> None:
     assert len(lines) == 3
     assert lines[0]["exists"] is True and lines[2]["exists"] is True
     assert set(lines[1]) == {"error"}
+    # the summary line of the other batch commands (exists printed nothing on stderr)
+    assert result.stderr == "error: 1 of 3 lines could not be read\n"
 
 
 def test_bad_input_is_one_line() -> None:

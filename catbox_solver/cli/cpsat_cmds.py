@@ -222,7 +222,9 @@ def exists_cmd(
         },
     )
     bad = 0
+    total = 0
     for item in read_positions(position):
+        total += 1
         try:
             if isinstance(item, CatboxError):
                 raise item
@@ -243,7 +245,8 @@ def exists_cmd(
                 click.echo(f"error: {exc}", err=True)
             continue
         _show_answer(item, answer, as_json)
-    if bad:
+    if bad:  # (the summary line of the other batch commands, run_positions)
+        click.echo(f"error: {bad} of {total} lines could not be read", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
