@@ -202,6 +202,9 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["render", "4p", "-o", ""],
          "Invalid value for '-o' / '--output': an empty path names no file or directory "
          "(see 'catbox render --help')"),
+        # (as show: one of the two was dropped without a word)
+        (["deal", "-p", "4", "--seed", "1", "--json", "--notation"],
+         "choose one of --json and --notation (see 'catbox deal --help')"),
         (["foo"], "No such command 'foo'. (see 'catbox --help')"),
         (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
         (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),

@@ -88,6 +88,8 @@ def deal_cmd(
     from catbox_solver.model.notation import position_to_notation
     from catbox_solver.render import render_text
 
+    if as_json and notation:  # (as show: one was dropped without a word)
+        raise click.UsageError("choose one of --json and --notation")
     rules = _rules(ruleset, players)
     if not 0 <= start < players:
         fail(f"--start: seat {start} outside 0..{players - 1}")
