@@ -111,6 +111,18 @@ def test_overrides() -> None:
     assert o.row_order == "GYBR"
     assert o.name == "official,row_order=GYBR"
     assert Ruleset.from_name(o.name, 4) == o
+    # any case, as the notation's header reads it (the command line refused 'gybr' and
+    # a JSON position 'Official' while the notation took both)
+    assert Ruleset.from_name("official,row_order=gybr", 4) == o
+    assert Ruleset.from_name("Official", 4) == Ruleset(players=4)
+    assert Ruleset.from_name("MUST-FOLLOW,Color-Loss=Declared", 4) == m
+    # a switch given twice is an error (it was the last one, silently)
+    with pytest.raises(RulesetError, match=r"^switch 'following' given twice in "):
+        Ruleset.from_name("official,following=must-follow,following=free", 4)
+    with pytest.raises(RulesetError, match=r"^switch 'red_lead' given twice in "):
+        Ruleset.from_name("official,red_lead=never,red-lead=never", 4)
+    # a preset's switch overridden once is fine
+    assert Ruleset.from_name("must-follow,following=free", 4) == Ruleset(players=4)
 
 
 def test_every_switch_value_round_trips() -> None:

@@ -175,18 +175,6 @@ def plays_from_text(text: str, max_value: int = 9) -> tuple[Play, ...]:
 
 
 # ---- reading: the fields ---------------------------------------------------------------------
-def _normalise_spec(spec: str) -> str:
-    """Ruleset spec in the library's spelling: lower case, row order upper case."""
-    parts = []
-    for i, part in enumerate(spec.split(",")):
-        key, sep, value = part.partition("=")
-        if i and sep and key.lower().replace("-", "_") == "row_order":
-            parts.append(f"{key.lower()}={value.upper()}")
-        else:
-            parts.append(part.lower())
-    return ",".join(parts)
-
-
 def _parse_header(field: _Field) -> Ruleset:
     tokens = field.tokens()
     if not tokens:
@@ -207,7 +195,7 @@ def _parse_header(field: _Field) -> Ruleset:
         )
     spec = "".join(t.text for t in tokens[1:]) or "official"
     try:
-        return Ruleset.from_name(_normalise_spec(spec), players)
+        return Ruleset.from_name(spec, players)  # (any case)
     except RulesetError as exc:
         column = tokens[1].column if len(tokens) > 1 else tokens[0].column
         raise RulesetError(f"{exc} (field 'ruleset', column {column})") from None

@@ -173,23 +173,31 @@ class Ruleset:
 
     @classmethod
     def from_name(cls, spec: str, players: int) -> Ruleset:
-        """Build from a preset name, optionally followed by ``,switch=value`` overrides."""
+        """Build from a preset name, optionally followed by ``,switch=value`` overrides.
+        Names and values in any case (the row order is upper case: ``row_order=gybr``
+        is GYBR), as the notation's header reads them; a switch given twice is an error
+        (it was the last one silently)."""
         if not isinstance(spec, str):
             raise RulesetError(f"a ruleset name is text like 'official', not {spec!r}")
         if not spec.strip():
             raise RulesetError("empty ruleset name")
         head, *rest = [part.strip() for part in spec.split(",")]
-        if head not in PRESETS:
+        if head.lower() not in PRESETS:
             raise RulesetError(
                 f"unknown ruleset {head!r} (presets: {', '.join(PRESETS)})"
             )
-        setting: dict[str, str] = dict(PRESETS[head])
+        setting: dict[str, str] = dict(PRESETS[head.lower()])
+        given: set[str] = set()
         for part in rest:
             key, sep, value = part.partition("=")
-            key = key.strip().replace("-", "_")
+            key = key.strip().lower().replace("-", "_")
             if not sep or (key not in SWITCHES and key != "row_order"):
                 raise RulesetError(f"bad ruleset switch {part!r} in {spec!r}")
-            setting[key] = value.strip()
+            if key in given:
+                raise RulesetError(f"switch {key!r} given twice in {spec!r}")
+            given.add(key)
+            value = value.strip()
+            setting[key] = value.upper() if key == "row_order" else value.lower()
         known = {f.name for f in fields(cls)}
         assert set(setting) <= known
         return cls(players=players, **setting)
