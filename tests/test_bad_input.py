@@ -302,3 +302,13 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path) -> None:
     pos.write_bytes(P4_TRICK.encode() + bom)
     code, _, err = _run(["legal", f"@{pos}"])
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_a_huge_number_in_position_json_is_named() -> None:
+    """A number literal of thousands of digits: one line naming it (it gave Python's own
+    'use sys.set_int_max_str_digits() to increase the limit' as the message)."""
+    huge = '{"format": "catbox-position/1", "players": ' + "9" * 5000 + "}"
+    _one_line_error(["show", huge], "not valid JSON: a number of 5000 digits")
+    # thirty digits still read as a number (and then fail as a player count)
+    code, _, err = _run(["show", '{"format": "catbox-position/1", "players": ' + "9" * 30 + "}"])
+    assert code == 2 and "digits" not in err

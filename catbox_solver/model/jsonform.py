@@ -195,10 +195,23 @@ def position_from_dict(d: Any) -> Position:
     return Position(rules, owners, neutral, hands, colors, leader, trick, won, preds, left)
 
 
+class _HugeNumber(ValueError):
+    """A number literal far longer than any field of a position holds."""
+
+
+def _small_int(literal: str) -> int:
+    """json's parse_int: a number of at most 30 digits (a longer one gave Python's own
+    "use sys.set_int_max_str_digits()" hint as the message, or cost time to convert)."""
+    digits = len(literal.lstrip("-"))
+    if digits > 30:
+        raise _HugeNumber(f"a number of {digits} digits")
+    return int(literal)
+
+
 def position_from_json(text: str) -> Position:
     """Read the JSON text of a position."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_small_int)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge int literals
         col = getattr(exc, "colno", None)
         raise NotationError(f"not valid JSON: {getattr(exc, 'msg', exc)}", column=col) from None
