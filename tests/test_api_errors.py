@@ -143,7 +143,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "Play(value=3.0, color=0) is not a card"),
     ("owner_of -1", lambda: POS.owner_of(-1, 0), "no cell of value -1 and color 0"),
     ("dd_table jobs 1.5", lambda: dd_table(POS, jobs=1.5),  # type: ignore[arg-type]
-     "jobs must be 0 (one per core) or a positive number, not 1.5"),
+     "jobs must be 0 (one per core) or 1 to 64, not 1.5"),
     ("solve hero True", lambda: solve(POS, True, "paradox"), "hero seat True outside 0-3"),
     ("solve no position", lambda: solve(None, 0, "paradox"),  # type: ignore[arg-type]
      "a position is needed, not NoneType"),

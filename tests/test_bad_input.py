@@ -205,6 +205,9 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         # (as show: one of the two was dropped without a word)
         (["deal", "-p", "4", "--seed", "1", "--json", "--notation"],
          "choose one of --json and --notation (see 'catbox deal --help')"),
+        (["solve", "4p", "--jobs", "100000"],
+         "Invalid value for '--jobs': 100000 is not in the range 0<=x<=64. "
+         "(see 'catbox solve --help')"),
         (["foo"], "No such command 'foo'. (see 'catbox --help')"),
         (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
         (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),

@@ -1101,6 +1101,10 @@ def test_jobs_must_not_be_negative() -> None:
         solve(pos, hero, "paradox", jobs=-1)
     with pytest.raises(SearchError, match="jobs must be 0"):
         dd_table(pos, jobs=-2)
+    # at most 64 at once: each search holds its own table (--jobs 100000 took 2.2 GB)
+    with pytest.raises(SearchError, match=r"^jobs must be 0 \(one per core\) or 1 to 64, not 65$"):
+        solve(pos, hero, "paradox", jobs=65)
+    assert solve(pos, hero, "paradox", jobs=64).value == solve(pos, hero, "paradox").value
     assert solve(pos, hero, "paradox", jobs=0).value == solve(pos, hero, "paradox").value
 
 

@@ -25,6 +25,7 @@ from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
     DEFAULT_ENGINE,
     ENGINES,
+    MAX_JOBS,
     QUESTIONS,
     Answer,
     DDTable,
@@ -181,7 +182,7 @@ def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     """--jobs: how many of ``what`` to search at once."""
     return click.option(
         "--jobs",
-        type=click.IntRange(min=0),
+        type=click.IntRange(0, MAX_JOBS),
         default=1,
         show_default=True,
         help=f"Search N {what} at once, one thread (and core) each; 0: one per core. "
