@@ -144,6 +144,20 @@ def test_empty_cell_and_final_board_conditions() -> None:
     again = ex.exists(pos, [ex.final_board(board)], workers=2)
     assert again.exists is True and again.line is not None
     assert position_to_dict(ex.replay(pos, again.line, []))["board"] == board
+    # the covered column may be written '#', as in the notation (2 players: column 6); the
+    # condition still holds on the line's end (it was refused as a bad character)
+    marked = {row: cells + "#" for row, cells in board.items()}
+    marked["Y"] = board["Y"]  # (or left out, row by row)
+    cond = ex.final_board(marked)
+    third = ex.exists(pos, [cond], workers=2)
+    assert third.exists is True and third.line is not None
+    assert position_to_dict(ex.replay(pos, third.line, [cond]))["board"] == board
+    with pytest.raises(SearchError, match=r"row R: '#' marks the covered column, column 6 "):
+        short = {ch: row[:-1] + "#" for ch, row in board.items()}  # '#' after 4 cells
+        ex.exists(pos, [ex.final_board(short)], workers=1)
+    three = start_position(Ruleset(3), 1)
+    with pytest.raises(SearchError, match=r"and no column is covered with 3 players$"):
+        ex.exists(three, [ex.final_board({ch: "......#" for ch in "RBYG"})], workers=1)
 
 
 # earliest-paradox witness (docs/theorems.md): seat 2 has no legal play in trick 3

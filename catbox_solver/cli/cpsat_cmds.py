@@ -144,7 +144,12 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.option("--tricks-at-least", multiple=True, metavar="SEAT=K", help="At least K tricks.")
 @click.option("--tricks-at-most", multiple=True, metavar="SEAT=K", help="At most K tricks.")
 @click.option("--empty", multiple=True, metavar="CELL", help="Cell (e.g. g4) stays empty.")
-@click.option("--final-board", metavar="BOARD", help="The board at the end: 'R:.. B:.. Y:.. G:..'.")
+@click.option(
+    "--final-board",
+    metavar="BOARD",
+    help="The board at the end: 'R:.. B:.. Y:.. G:..' as in the notation ('.' empty, a seat "
+    "digit, N neutral, a last '#' for the covered column).",
+)
 @click.option("--bonus", multiple=True, metavar="SEAT=K", help="Seat's bonus is exactly K.")
 @click.option("--bonus-at-least", multiple=True, metavar="SEAT=K", help="Bonus at least K.")
 @click.option("--bonus-at-most", multiple=True, metavar="SEAT=K", help="Bonus at most K.")

@@ -32,6 +32,7 @@ from catbox_solver.model.cpsat import (
     paradox_lit,
     value_of,
 )
+from catbox_solver.model.notation import COVERED
 from catbox_solver.model.numbers import check_int, check_seconds
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
@@ -170,7 +171,7 @@ class Condition:
             self._check_board(rm.rules)
             for color_char, row in self.board:
                 c = COLOR_CHARS.index(color_char)
-                for i, ch in enumerate(row):
+                for i, ch in enumerate(_row_cells(row)):
                     owner: int | None
                     owner = None if ch == "." else -1 if ch == "N" else int(ch)
                     add_owner_at_end(rm, i * 4 + c, owner, enforce)
@@ -181,7 +182,15 @@ class Condition:
         """A final board must fit the round: a cell per value, seats that play, neutral
         tokens only with 2 players."""
         assert self.board is not None
-        for color_char, row in self.board:
+        for color_char, given in self.board:
+            row = _row_cells(given)
+            if row != given and len(given) != rules.covered_value:
+                covered = rules.covered_value
+                raise SearchError(
+                    f"{self.name}: row {color_char}: '{COVERED}' marks the covered column, "
+                    + (f"column {covered} with {rules.players} players" if covered else
+                       f"and no column is covered with {rules.players} players")
+                )
             if len(row) != rules.values:
                 raise SearchError(
                     f"{self.name}: row {color_char} has {len(row)} cells; a round of "
@@ -234,7 +243,7 @@ class Condition:
         assert self.board is not None
         for color_char, row in self.board:
             c = COLOR_CHARS.index(color_char)
-            for i, ch in enumerate(row):
+            for i, ch in enumerate(_row_cells(row)):
                 bit = 1 << (i * 4 + c)
                 if ch == ".":
                     ok = not used & bit
@@ -382,6 +391,12 @@ def empty(cell: str | tuple[int, int]) -> Condition:
     return Condition("empty", cell=cell)
 
 
+def _row_cells(row: str) -> str:
+    """A final board row's cells: a last '#' marks the covered column (as in the
+    notation: 2 players column 6, 4 players column 9) and is no cell."""
+    return row[:-1] if row.endswith(COVERED) else row
+
+
 def final_board(board: dict[str, str]) -> Condition:
     """The board when the round ends, as catbox-position board strings per color
     (``.`` empty, a seat digit, ``N`` neutral)."""
@@ -389,11 +404,11 @@ def final_board(board: dict[str, str]) -> Condition:
         raise SearchError("a final board names the four rows R, B, Y, G")
     if not all(isinstance(row, str) for row in board.values()):
         raise SearchError("a final board's rows are strings like '0.1..'")
-    lengths = {len(row) for row in board.values()}
+    lengths = {len(_row_cells(row)) for row in board.values()}
     if len(lengths) != 1:
         raise SearchError("the rows of a final board differ in length")
     for ch, row in board.items():
-        for i, cell in enumerate(row):
+        for i, cell in enumerate(_row_cells(row)):
             if cell not in ".N01234":
                 raise SearchError(f"final board row {ch}: bad character {cell!r} at {i + 1}")
     return Condition("final-board", board=tuple((ch, board[ch]) for ch in COLOR_CHARS))
