@@ -301,6 +301,14 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path) -> None:
     marked.write_bytes(bom + puzzle.read_bytes())
     code, out, err = _run(["puzzle", "solve", str(marked)])
     assert (code, err) == (0, "") and "every stored answer is right" in out
+    from catbox_solver.model.game import play_game
+    from catbox_solver.model.record import game_record, write_record
+    from catbox_solver.model.rules import Ruleset
+
+    record = tmp_path / "g.rec"
+    record.write_bytes(bom + write_record(game_record(play_game(Ruleset(3), 5))).encode())
+    code, out, err = _run(["verify", str(record)])
+    assert (code, err) == (0, "") and out.startswith("valid: 3 rounds")
     # the mark only at the very start: inside the text it is still an error
     pos.write_bytes(P4_TRICK.encode() + bom)
     code, _, err = _run(["legal", f"@{pos}"])
