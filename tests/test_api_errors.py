@@ -66,6 +66,14 @@ def _hands() -> list[list[int]]:
 
 
 CASES: list[tuple[str, Callable[[], Any], str]] = [
+    # session 22: an int beyond any float (OverflowError), True taken for a card 1
+    ("solve timeout 10**400", lambda: solve(POS, 0, "tricks", timeout=10**400),
+     "timeout must be a number of seconds, 0 or more, not " + str(10**400)),
+    ("dd_table timeout 10**400", lambda: dd_table(POS, timeout=10**400),
+     "timeout must be a number of seconds, 0 or more, not " + str(10**400)),
+    ("a card True", lambda: Position.new_round(
+        Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),  # type: ignore[list-item]
+     "seat 0 holds value True outside 1-8"),
     # silent wrong answers and hangs before
     ("exists count nan", lambda: ex.exists(POS, [ex.no_paradox()], count=NAN),
      "count must be a whole number, not nan"),
@@ -233,3 +241,15 @@ def test_good_arguments_still_work() -> None:
     assert ex.exists(POS, [ex.no_paradox()], count=2, workers=1, time_limit=30).exists is not None
     with pytest.raises(PositionError, match="seat 0 declared Y on a G lead"):
         read_position(CZECH_CLASH.replace("4p official", "4p official,color_loss=declared"))
+
+
+def test_is_legal_takes_text_as_play_does() -> None:
+    """is_legal("1b") was False for every text, though play("1b") took it."""
+    legal = POS.legal_plays()
+    assert legal
+    for p in legal:
+        assert POS.is_legal(p.text) and POS.is_legal(p)
+    assert not any(POS.is_legal(f"{v}{c}") and Play.parse(f"{v}{c}", 8) not in legal
+                   for v in range(1, 9) for c in "rbyg")
+    with pytest.raises(CatboxError, match="bad value '9' in play '9x'"):
+        POS.is_legal("9x")

@@ -174,3 +174,16 @@ def test_frozen_and_hashable() -> None:
     assert len({a, b, Ruleset(players=3)}) == 2
     with pytest.raises(AttributeError):
         a.players = 4  # type: ignore[misc]
+
+
+def test_presets_and_switches_cannot_be_changed() -> None:
+    """The exported tables are read-only: a change to PRESETS["official"] changed every
+    ruleset made after it (its name became 'official,')."""
+    with pytest.raises(TypeError):
+        PRESETS["official"]["red_lead"] = "never"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        PRESETS["mine"] = {}  # type: ignore[index]
+    with pytest.raises(TypeError):
+        SWITCHES["red_lead"] = ("never",)  # type: ignore[index]
+    assert Ruleset.from_name("official", 4) == Ruleset(players=4)
+    assert Ruleset(players=4).name == "official"

@@ -55,7 +55,10 @@ def check_seconds(value: object, what: str = "timeout") -> float:
     bad = SearchError(f"{what} must be a number of seconds, 0 or more, not {value!r}")
     if not is_number(value):
         raise bad
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int beyond any float (10**400): OverflowError escaped
+        raise bad from None
     if not math.isfinite(seconds) or seconds < 0:
         raise bad
     return seconds

@@ -385,8 +385,10 @@ class Position:
         if not is_whole(seat) or not 0 <= seat < self.rules.players:
             raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
 
-    def is_legal(self, play: Play) -> bool:
-        return play in self.legal_plays()
+    def is_legal(self, play: Play | str) -> bool:
+        """Is ``play`` (a Play or its text, as :meth:`play` takes) a legal play of the
+        player to move? (Text was always False.)"""
+        return self._card(play) in self.legal_plays()
 
     def why_illegal(self, play: Play) -> str | None:
         """None if ``play`` is legal, else the name of the rule it breaks: 'round over',
@@ -685,7 +687,7 @@ def check_position(pos: Position) -> None:
         raise PositionError("a finished round has no trick in progress")
     for seat, hand in enumerate(pos.hands):
         for v in hand:
-            if not isinstance(v, int) or not 1 <= v <= nv:
+            if not is_whole(v) or not 1 <= v <= nv:  # (True was taken for a 1)
                 raise PositionError(f"seat {seat} holds value {v!r} outside 1-{nv}")
     for v in range(1, nv + 1):
         on_board = bin(seen >> (4 * v - 4) & 15).count("1")

@@ -6,7 +6,9 @@ other readings found in the texts (see docs/rules.md and ../shared/RULES.md).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any, Final
 
 from catbox_solver.errors import RulesetError
@@ -22,7 +24,7 @@ ALL_COLORS: Final = 0b1111
 COLOR_NAMES: Final = ("red", "blue", "yellow", "green")
 
 # switch name -> allowed values, official first
-SWITCHES: Final[dict[str, tuple[str, ...]]] = {
+SWITCHES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     # leader without broken red: "exception" = may lead red if no card has a legal non-red
     # play (rulebooks EN/DE/CS, DE quick reference); "never" = no red lead at all (EN quick
     # reference); "per-card" = a card may be led red if that card has no legal non-red color.
@@ -39,7 +41,7 @@ SWITCHES: Final[dict[str, tuple[str, ...]]] = {
     # 2-player bonus: "at-most-4" tricks (rulebook) or "prediction": exact prediction as with
     # 3-5 players (prediction choices 1-4).
     "two_player_bonus": ("at-most-4", "prediction"),
-}
+})
 
 SWITCH_SOURCES: Final[dict[str, str]] = {
     "red_lead": "EN/DE/CS rulebooks and DE quick reference: red may be led if the leader "
@@ -52,16 +54,17 @@ SWITCH_SOURCES: Final[dict[str, str]] = {
     "two_player_bonus": "rulebooks: 2 players score the bonus with 4 or fewer tricks",
 }
 
-PRESETS: Final[dict[str, dict[str, str]]] = {
-    "official": {},
-    "quickref-red-lead": {"red_lead": "never"},
-    "per-card-red-lead": {"red_lead": "per-card"},
-    "czech-color-loss": {"color_loss": "declared"},
-    "must-follow": {"following": "must-follow"},
-    "interrupted-removed": {"interrupted_trick": "removed"},
-    "diagonal-bonus": {"adjacency": "diagonal"},
-    "two-player-prediction": {"two_player_bonus": "prediction"},
-}
+# read-only, as SWITCHES: an exported dict could be changed, and every later ruleset with it
+PRESETS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
+    "official": MappingProxyType({}),
+    "quickref-red-lead": MappingProxyType({"red_lead": "never"}),
+    "per-card-red-lead": MappingProxyType({"red_lead": "per-card"}),
+    "czech-color-loss": MappingProxyType({"color_loss": "declared"}),
+    "must-follow": MappingProxyType({"following": "must-follow"}),
+    "interrupted-removed": MappingProxyType({"interrupted_trick": "removed"}),
+    "diagonal-bonus": MappingProxyType({"adjacency": "diagonal"}),
+    "two-player-prediction": MappingProxyType({"two_player_bonus": "prediction"}),
+})
 
 DEFAULT_ROW_ORDER: Final = "RBYG"
 
