@@ -32,7 +32,7 @@ from catbox_solver.puzzles import (
 )
 from catbox_solver.render import render_text
 from catbox_solver.search import exists as ex
-from catbox_solver.search.dd import dd_table, solve, value_only
+from catbox_solver.search.dd import OutOfTime, Search, dd_table, solve, value_only
 from catbox_solver.search.exists import Questions, make_solver
 from catbox_solver.search.proofs import prove
 from catbox_solver.search.readings import diff_rulesets
@@ -74,6 +74,26 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("a card True", lambda: Position.new_round(
         Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),  # type: ignore[list-item]
      "seat 0 holds value True outside 1-8"),
+    # a Search used on its own checks what it is asked (session 22): an unknown question
+    # was answered as table, a NaN deadline never came, a line of no value asserted
+    ("Search question", lambda: Search(POS, 0).exact("bogus"),
+     "unknown question 'bogus' (one of paradox, tricks, score, table)"),
+    ("Search at_least question", lambda: Search(POS, 0).at_least("bogus", 1),
+     "unknown question 'bogus' (one of paradox, tricks, score, table)"),
+    ("Search at_least k", lambda: Search(POS, 0).at_least("tricks", None),  # type: ignore[arg-type]
+     "k must be a whole number, not None"),
+    ("Search deadline nan", lambda: Search(POS, 0, deadline=NAN),
+     "deadline must be a time.perf_counter() value, not nan"),
+    ("Search deadline text", lambda: Search(POS, 0, deadline="x"),  # type: ignore[arg-type]
+     "deadline must be a time.perf_counter() value, not 'x'"),
+    ("Search line of None", lambda: Search(POS, 0).principal_variation("tricks", None),
+     "a line follows a known value of tricks, not None"),
+    ("Search table_within", lambda: Search(POS, 0).table_within("x"),  # type: ignore[arg-type]
+     "cap must be a whole number, not 'x'"),
+    ("Search sign_range", lambda: Search(POS, 0).sign_range("bogus", None),
+     "unknown question 'bogus' (one of paradox, tricks, score, table)"),
+    ("Search score unknown", lambda: Search(POS.with_predictions(None), 0).exact("score"),
+     "the prediction of seat 0 is unknown: the score question needs it"),
     # silent wrong answers and hangs before
     ("exists count nan", lambda: ex.exists(POS, [ex.no_paradox()], count=NAN),
      "count must be a whole number, not nan"),
@@ -253,3 +273,11 @@ def test_is_legal_takes_text_as_play_does() -> None:
                    for v in range(1, 9) for c in "rbyg")
     with pytest.raises(CatboxError, match="bad value '9' in play '9x'"):
         POS.is_legal("9x")
+
+
+def test_a_search_out_of_time_raises_its_public_exception() -> None:
+    """A Search used on its own raises OutOfTime when its deadline passes (it let a
+    private _Timeout out); solve and the others catch it and answer "unknown"."""
+    with pytest.raises(OutOfTime):
+        Search(POS, 0, deadline=0.0).exact("tricks")
+    assert solve(POS, 0, "tricks", timeout=0.0).value is None

@@ -40,6 +40,7 @@ separately.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import queue
 import random
@@ -53,7 +54,7 @@ from typing import Any
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.numbers import check_seconds, is_whole
+from catbox_solver.model.numbers import check_int, check_seconds, is_number, is_whole
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS, RED
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
@@ -125,8 +126,13 @@ class _Budget(Exception):
     """A table search used up its node budget (the search restarts with another order)."""
 
 
-class _Timeout(Exception):
-    """The deadline passed: the answer is unknown."""
+class OutOfTime(Exception):
+    """The deadline passed: the answer is unknown. Raised by a :class:`Search` used on its
+    own; solve, value_only and dd_table catch it and answer "unknown" with the range
+    proven. (Not a CatboxError: the input was fine.)"""
+
+
+_Timeout = OutOfTime  # (the name inside the library)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +271,9 @@ class Search:
     ) -> None:
         _check_hero(pos, hero)
         _check_engine(engine)
+        if deadline is not None and (not is_number(deadline) or not math.isfinite(deadline)):
+            # (a NaN deadline was never reached, and text failed inside the core)
+            raise SearchError(f"deadline must be a time.perf_counter() value, not {deadline!r}")
         self.pos = pos
         self.st = FastState(pos)
         self.hero = hero
@@ -1501,6 +1510,7 @@ class Search:
     def table_within(self, cap: int) -> bool | None:
         """``table()`` within about ``cap`` nodes: None when they are used up (what was
         finished stays stored, so a later call goes on from there)."""
+        check_int(cap, "cap", 0)
         return self._table(cap)
 
     def _table(self, cap: int) -> bool | None:
@@ -1716,9 +1726,19 @@ class Search:
             self.partial = (lo, hi)
         return lo
 
+    def _check_asked(self, question: str) -> None:
+        """A question of QUESTIONS, and for ``score`` a hero whose prediction is known (an
+        unknown question was answered as ``table``, and a score without the prediction
+        came out as a number)."""
+        _check_question(question)
+        if question == "score":
+            _check_prediction(self.pos, self.hero)
+
     def at_least(self, question: str, k: int) -> bool:
         """Is the value of ``question`` on the current state at least ``k`` (booleans as
         0 and 1)?"""
+        self._check_asked(question)
+        check_int(k, "k")
         if question == "tricks":
             return self.tricks_at_least(k)
         if question == "score":
@@ -1735,6 +1755,7 @@ class Search:
         """The exact value of ``question`` on the current state; ``sign``, when known, is
         the answer of ``u >= 0`` (the paradox verdict) there, and ``known`` a range of the
         outcome u proven already (``tricks`` and ``score``; see narrow_u)."""
+        self._check_asked(question)
         if question == "paradox":
             return self._u(0) if sign is None else sign
         if question == "tricks":
@@ -1752,6 +1773,7 @@ class Search:
     def sign_range(self, question: str, sign: bool | None) -> tuple[int, int]:
         """The range of ``tricks`` or ``score`` on the current state known from the sign
         alone (``u >= 0`` or not; None: not known, any outcome of the round)."""
+        self._check_asked(question)
         lo_u, hi_u = self._sign_u(sign)
         lo, hi = self._final(lo_u), self._final(hi_u)
         if question == "score" and sign is not False:
@@ -1766,7 +1788,9 @@ class Search:
         first found to keep it (see _table_step). Each play is appended to ``line`` (when
         given) as soon as it is found, so that a caller keeps the start of the line when
         the time runs out (the state is then left inside the line)."""
-        assert value is not None
+        self._check_asked(question)
+        if value is None or (question in ("paradox", "table") and not isinstance(value, bool)):
+            raise SearchError(f"a line follows a known value of {question}, not {value!r}")
         st = self.st
         if line is None:
             line = []
