@@ -112,7 +112,10 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "deals must be at least 1, not 0"),
     ("diff max_tricks_left 0", lambda: diff_rulesets(
         Ruleset(), Ruleset(red_lead="never"), max_tricks_left=0),
-     "max_tricks_left must be at least 1, not 0"),
+     "max_tricks_left must be at least 1 and at most 8, not 0"),
+    ("diff max_tricks_left 10**9", lambda: diff_rulesets(  # (ran for ever)
+        Ruleset(), Ruleset(red_lead="never"), max_tricks_left=10**9),
+     "max_tricks_left must be at least 1 and at most 8, not 1000000000"),
     ("with_rules impossible", lambda: read_position(CZECH_CLASH).with_rules(
         Ruleset(players=4, color_loss="declared")),
      "seat 0 declared Y on a G lead but still has color Y"),

@@ -167,7 +167,9 @@ def diff_rulesets(
         if not isinstance(rules, Ruleset):
             raise RulesetError(f"a ruleset is needed, not {rules!r}")
     check_int(deals, "deals", 1)  # (0 deals, or a NaN budget, reported "no difference"
-    check_int(max_tricks_left, "max_tricks_left", 1)  # having checked nothing, or hung)
+    # having checked nothing, or hung; more tricks left than a round has were a loop over
+    # levels that hold no position: 10**9 ran for ever)
+    check_int(max_tricks_left, "max_tricks_left", 1, 8)  # (the most tricks of any round)
     check_int(node_budget, "node_budget", 1)
     check_int(seed, "seed")
     if deadline is not None and (not is_number(deadline) or not math.isfinite(deadline)):
