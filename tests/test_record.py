@@ -214,3 +214,32 @@ def test_record_values_are_frozen() -> None:
     assert isinstance(record, GameRecord)
     with pytest.raises(AttributeError):
         record.seed = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (("Ann Lee", "Bo", "Cy"), "names: 'Ann Lee' is not one word without '#'"),
+        (("Ann", " Bo", "Cy"), "names: ' Bo' is not one word without '#'"),
+        (("Ann", "Bo\n", "Cy"), "names: 'Bo\\n' is not one word without '#'"),
+        (("Ann", "#1", "Cy"), "names: '#1' is not one word without '#'"),
+        (("Ann", "", "Cy"), "names: '' is not one word without '#'"),
+        (("Ann", "Bo"), "names: 2 names for 3 players"),
+    ],
+)
+def test_names_that_would_not_read_back_are_refused(
+    names: tuple[str, ...], message: str
+) -> None:
+    """write_record wrote names with spaces, '#' or the wrong count, and read_record then
+    refused its own output (or read other names)."""
+    from catbox_solver.errors import RecordError
+    from catbox_solver.model.game import play_game
+    from catbox_solver.model.record import game_record, write_record
+    from catbox_solver.model.rules import Ruleset
+
+    game = play_game(Ruleset(3), 5)
+    with pytest.raises(RecordError) as info:
+        write_record(game_record(game, names))
+    assert str(info.value) == message
+    good = ("Ann", "Bo", "Cy")
+    assert read_record(write_record(game_record(game, good))).names == good

@@ -151,7 +151,17 @@ def write_record(record: GameRecord | GameResult) -> str:
     if record.seed is not None:
         out.append(f"seed {record.seed}")
     if record.names is not None:
-        out.append("names " + " ".join(record.names))
+        # names that read back: one per seat, each one word without '#' (a comment);
+        # "Ann Lee" was written and then read as two names
+        names = record.names
+        if len(names) != record.rules.players:
+            raise RecordError(f"names: {len(names)} names for {record.rules.players} players")
+        for name in names:
+            if not isinstance(name, str) or not name or "#" in name or any(
+                ch.isspace() for ch in name
+            ):
+                raise RecordError(f"names: {name!r} is not one word without '#'")
+        out.append("names " + " ".join(names))
     for r in record.rounds:
         out.append("")
         out.extend(_write_round(r, record.rules.players == 2))
