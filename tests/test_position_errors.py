@@ -9,6 +9,7 @@ import pytest
 from gen import paradox_free_round, random_line, replay, start_position
 
 from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
+from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Play, Position, cell_bit, neutral_mask
 from catbox_solver.model.rules import BLUE, GREEN, RED, YELLOW, Ruleset
 
@@ -374,6 +375,41 @@ def test_must_follow_rule() -> None:
     assert rule_of(pos, "6g") == "must follow"
     assert rule_of(pos, "6r") == "must follow"
     assert pos.play("6b").to_move == 2
+
+
+MUST_FOLLOW_CLASH = (
+    "3p must-follow | R:...... B:0..... Y:.1.... G:...... | 12233445 12334556 144556666 | "
+    "RBYG RYG RBYG | lead 0: 1b 2y | won 0 0 0 | bid 1 1 1 | left 8"
+)
+
+
+def test_an_impossible_must_follow_trick_is_refused() -> None:
+    """Seat 1 declared 2y on a blue lead in the first trick, so it had blue then (it lost
+    it at this play) and held 2-6 with their blue cells free: it had to follow. Accepted
+    before, with answers about a position that cannot arise."""
+    with pytest.raises(
+        PositionError,
+        match=r"^seat 1 declared 2y on a B lead although it could declare B then \(must follow\)$",
+    ):
+        position_from_notation(MUST_FOLLOW_CLASH)
+    # under the free reading the same trick is fine
+    free = position_from_notation(MUST_FOLLOW_CLASH.replace("must-follow", "official"))
+    assert free.to_move == 2
+
+
+@pytest.mark.parametrize("color_loss", ["led", "declared"])
+def test_every_must_follow_trick_reached_by_legal_play_is_accepted(color_loss: str) -> None:
+    """The follow check never refuses a position that legal play reaches: every position
+    of 60 random rounds per player count, re-read from its notation."""
+    off_color = 0
+    for players in (2, 3, 4, 5):
+        rules = Ruleset(players=players, following="must-follow", color_loss=color_loss)
+        for seed in range(60):
+            for pos in random_line(start_position(rules, seed), seed):
+                assert position_from_notation(position_to_notation(pos)) == pos
+                if pos.trick and any(p.color != pos.trick[0].color for p in pos.trick[1:]):
+                    off_color += 1
+    assert off_color > 100  # (the check has followers off the led color to look at)
 
 
 def test_round_over_rule() -> None:

@@ -629,6 +629,50 @@ def _as_play(p: object) -> Play:
     return PLAYS[p.value][p.color]
 
 
+def _check_follows(pos: Position) -> None:
+    """Must-follow: a follower of the trick under way who declared another color than the
+    led one could not declare the led one then (an impossible trick was accepted). Asked
+    where the seat surely still had the led color at its turn: with the Czech reading if
+    it has it now; else if it lost a color in every trick it followed, this one included
+    (each follow loses one at most), so the led color went at this play."""
+    rules = pos.rules
+    n = rules.players
+    led = pos.trick[0].color
+    for i in range(1, len(pos.trick)):
+        pl = pos.trick[i]
+        seat = (pos.leader + i) % n
+        if pl.color == led:
+            continue
+        colors = pos.colors[seat]
+        if rules.color_loss == "declared":
+            if not colors >> led & 1:
+                continue
+            colors |= 1 << pl.color
+        else:
+            lost = 4 - bin(colors).count("1")
+            leads = pos.tricks_won[seat] - (1 if seat == pos.leader else 0)
+            if lost != pos.tricks_played - max(leads, 0) + 1:
+                continue
+            colors |= 1 << led
+        owners = list(pos.owners)
+        hands = [list(h) for h in pos.hands]
+        for j in range(i, len(pos.trick)):
+            later = (pos.leader + j) % n
+            owners[later] &= ~(1 << pos.trick[j].cell)
+            hands[later].append(pos.trick[j].value)
+        seat_colors = list(pos.colors)
+        seat_colors[seat] = colors
+        before = Position(
+            rules, owners, pos.neutral, hands, seat_colors, pos.leader, pos.trick[:i],
+            pos.tricks_won, pos.predictions, pos.tricks_left, validate=False,
+        )
+        if before.why_illegal(pl) == "must follow":
+            raise PositionError(
+                f"seat {seat} declared {pl.text} on a {COLOR_CHARS[led]} lead although it "
+                f"could declare {COLOR_CHARS[led]} then (must follow)"
+            )
+
+
 def check_position(pos: Position) -> None:
     """The impossible-position checks (each message says what and where)."""
     rules = pos.rules
@@ -791,6 +835,8 @@ def check_position(pos: Position) -> None:
                 f"the lead {pos.trick[0].text} by seat {pos.leader} was not legal: "
                 f"{RULE_TEXT[reason]}"
             )
+        if rules.following == "must-follow":
+            _check_follows(pos)
     if pos.predictions is not None:
         if not rules.has_predictions:
             raise PositionError(f"{n} players make no predictions")
