@@ -25,7 +25,7 @@ from __future__ import annotations
 from html import escape
 
 from catbox_solver.errors import PositionError
-from catbox_solver.model.numbers import is_number
+from catbox_solver.model.numbers import is_number, is_whole
 from catbox_solver.model.position import Position, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, RED
 
@@ -514,7 +514,7 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
             f"picture size must be a number of pixels above 0, at most {MAX_SIZE}, not {size!r}"
         )
     n = pos.rules.players
-    if hero is not None and (not isinstance(hero, int) or not 0 <= hero < n):
+    if hero is not None and (not is_whole(hero) or not 0 <= hero < n):  # (True was seat 1)
         raise PositionError(f"hero seat {hero} is not a seat of a {n}-player position")
     board_bottom = _BOARD_Y + 4 * _CELL
     legend_y = board_bottom + 30

@@ -18,6 +18,7 @@ from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
 from catbox_solver.export import sheet_html
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.game import play_game
+from catbox_solver.model.jsonform import position_from_dict, position_from_json
 from catbox_solver.model.notation import read_position
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
@@ -74,6 +75,18 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("a card True", lambda: Position.new_round(
         Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),  # type: ignore[list-item]
      "seat 0 holds value True outside 1-8"),
+    # raw TypeErrors before (session 22)
+    ("position_from_json None", lambda: position_from_json(None),  # type: ignore[arg-type]
+     "position JSON is text, not NoneType"),
+    ("position_from_dict int key", lambda: position_from_dict({1: 2}),
+     "unknown field(s) 1"),
+    ("exists conditions None", lambda: ex.exists(POS, None),  # type: ignore[arg-type]
+     "conditions are a list of conditions, not None"),
+    ("exists one condition", lambda: ex.exists(POS, ex.no_paradox()),  # type: ignore[arg-type]
+     "conditions are a list of conditions, not Condition(kind='no-paradox', seat=None, "
+     "count=None, trick=None, cell=None, board=None)"),
+    ("svg hero True", lambda: position_svg(POS, hero=True),
+     "hero seat True is not a seat of a 4-player position"),
     # a Search used on its own checks what it is asked (session 22): an unknown question
     # was answered as table, a NaN deadline never came, a line of no value asserted
     ("Search question", lambda: Search(POS, 0).exact("bogus"),

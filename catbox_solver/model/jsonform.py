@@ -95,8 +95,8 @@ def position_from_dict(d: Any) -> Position:
     if not isinstance(d, dict):
         raise NotationError("a position must be a JSON object")
     unknown = set(d) - _FIELDS
-    if unknown:
-        raise NotationError(f"unknown field(s) {', '.join(sorted(unknown))}")
+    if unknown:  # (a key that is no text, {1: 2}, failed in the sort with a TypeError)
+        raise NotationError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
     if d.get("format") != FORMAT:
         raise NotationError(f"must be {FORMAT!r}, not {d.get('format')!r}", field="format")
     n = _int(d, "players", 2, 5)
@@ -210,6 +210,8 @@ def _small_int(literal: str) -> int:
 
 def position_from_json(text: str) -> Position:
     """Read the JSON text of a position."""
+    if not isinstance(text, str):  # (None or a dict failed inside json with a TypeError)
+        raise NotationError(f"position JSON is text, not {type(text).__name__}")
     try:
         data = json.loads(text, parse_int=_small_int)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge int literals

@@ -520,6 +520,9 @@ class Questions:
         many distinct witness lines (each found line is blocked for this question only)."""
         check_int(count, "count", 1)  # (a NaN count skipped the search: "exists", no line)
         time_limit = check_seconds(time_limit, "time limit")  # (workers: make_solver)
+        if isinstance(conditions, Condition) or not isinstance(conditions, (list, tuple)):
+            # (one condition, or None, failed inside with a TypeError)
+            raise SearchError(f"conditions are a list of conditions, not {conditions!r}")
         for cond in conditions:
             if not isinstance(cond, Condition):
                 raise SearchError(f"a condition is needed (exists.no_paradox() ...), not {cond!r}")
