@@ -227,6 +227,11 @@ def test_record_and_prompts_take_ascii_digits_only(tmp_path: Path) -> None:
     _one_line_error(["verify", str(rec)], "line 4: deal: '²' is not a row of card values 1-9")
     rec.write_text("players 3\nseed 1_0\n")
     _one_line_error(["verify", str(rec)], "line 2: seed: '1_0' is not a whole number")
+    rec.write_text("players 3\nseed " + "1" * 5000 + "\n")  # (echoed whole before)
+    _one_line_error(
+        ["verify", str(rec)],
+        "line 2: seed: '11111111111111111111'... (5000 characters) is not a whole number",
+    )
     # the prompts ask again, then the input ends: one line, exit 2 (was "Aborted!", 1)
     code, out, err = _run(["play", "-p", "3", "--seed", "1"], stdin="²\n")
     assert "'²' is not a card in your hand" in out

@@ -201,7 +201,9 @@ class _RoundBuilder:
 def _int(text: str, what: str, line: int, low: int | None = None) -> int:
     value = whole_number(text, signed=True)
     if value is None:
-        raise RecordSyntaxError(f"{what}: {text!r} is not a whole number", line)
+        # (a 5000-digit seed was echoed whole)
+        shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
+        raise RecordSyntaxError(f"{what}: {shown} is not a whole number", line)
     if low is not None and value < low:
         raise RecordSyntaxError(f"{what}: {value} is below {low}", line)
     return value
