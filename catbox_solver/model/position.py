@@ -425,7 +425,9 @@ class Position:
         return self.after(play)
 
     def after(self, play: Play) -> Position:
-        """The position after ``play``, which must be legal (not checked: for search)."""
+        """The position after ``play``, which must be legal: not checked, for speed in
+        searches (an illegal play may raise or give a position that cannot arise); use
+        :meth:`play` for a checked step."""
         n = self.rules.players
         trick = self.trick
         p = (self.leader + len(trick)) % n
