@@ -631,6 +631,32 @@ def _as_play(p: object) -> Play:
     return PLAYS[p.value][p.color]
 
 
+def _followed_in(pos: Position, seat: int) -> int:
+    """The tricks ``seat`` followed in, the one under way included: it leads the trick
+    after each one it won, but the last one it won if it leads now."""
+    leads = pos.tricks_won[seat] - (1 if seat == pos.leader else 0)
+    followed = pos.tricks_played - max(leads, 0)
+    if seat != pos.leader and (seat - pos.leader) % pos.rules.players < len(pos.trick):
+        followed += 1
+    return followed
+
+
+def _before_play(pos: Position, i: int, colors: Sequence[int]) -> Position:
+    """The position before play ``i`` of the trick under way: that play and the later ones
+    back in their hands and their cells empty, the seats' colors ``colors`` (unchecked)."""
+    n = pos.rules.players
+    owners = list(pos.owners)
+    hands = [list(h) for h in pos.hands]
+    for j in range(i, len(pos.trick)):
+        seat = (pos.leader + j) % n
+        owners[seat] &= ~(1 << pos.trick[j].cell)
+        hands[seat].append(pos.trick[j].value)
+    return Position(
+        pos.rules, owners, pos.neutral, hands, colors, pos.leader, pos.trick[:i],
+        pos.tricks_won, pos.predictions, pos.tricks_left, validate=False,
+    )
+
+
 def _check_follows(pos: Position) -> None:
     """Must-follow: a follower of the trick under way who declared another color than the
     led one could not declare the led one then (an impossible trick was accepted). Asked
@@ -651,24 +677,12 @@ def _check_follows(pos: Position) -> None:
                 continue
             colors |= 1 << pl.color
         else:
-            lost = 4 - bin(colors).count("1")
-            leads = pos.tricks_won[seat] - (1 if seat == pos.leader else 0)
-            if lost != pos.tricks_played - max(leads, 0) + 1:
+            if 4 - bin(colors).count("1") != _followed_in(pos, seat):
                 continue
             colors |= 1 << led
-        owners = list(pos.owners)
-        hands = [list(h) for h in pos.hands]
-        for j in range(i, len(pos.trick)):
-            later = (pos.leader + j) % n
-            owners[later] &= ~(1 << pos.trick[j].cell)
-            hands[later].append(pos.trick[j].value)
         seat_colors = list(pos.colors)
         seat_colors[seat] = colors
-        before = Position(
-            rules, owners, pos.neutral, hands, seat_colors, pos.leader, pos.trick[:i],
-            pos.tricks_won, pos.predictions, pos.tricks_left, validate=False,
-        )
-        if before.why_illegal(pl) == "must follow":
+        if _before_play(pos, i, seat_colors).why_illegal(pl) == "must follow":
             raise PositionError(
                 f"seat {seat} declared {pl.text} on a {COLOR_CHARS[led]} lead although it "
                 f"could declare {COLOR_CHARS[led]} then (must follow)"
@@ -774,13 +788,9 @@ def check_position(pos: Position) -> None:
         )
     for seat in range(n):
         # a color is lost only by a follower who does not declare the led color, one at
-        # most per trick it follows in; the seat leads the trick after each one it won,
-        # but the last one it won if it leads now
+        # most per trick it follows in
         lost = 4 - bin(pos.colors[seat]).count("1")
-        led = pos.tricks_won[seat] - (1 if seat == pos.leader else 0)
-        followed = pos.tricks_played - max(led, 0)
-        if seat in in_trick and seat != pos.leader:
-            followed += 1
+        followed = _followed_in(pos, seat)
         if lost > followed:
             raise PositionError(
                 f"seat {seat} has lost {lost} color(s) but followed in at most {followed} "
@@ -819,19 +829,8 @@ def check_position(pos: Position) -> None:
                 )
     if pos.trick:
         # the lead was legal when it was made (the red lead rule): asked of the position
-        # before it, with the trick's cards back in their hands and their cells empty; the
-        # leader's colors have not changed since (it plays once a trick)
-        owners = list(pos.owners)
-        hands = [list(h) for h in pos.hands]
-        for i, pl in enumerate(pos.trick):
-            seat = (pos.leader + i) % n
-            owners[seat] &= ~(1 << pl.cell)
-            hands[seat].append(pl.value)
-        before = Position(
-            rules, owners, pos.neutral, hands, pos.colors, pos.leader, (), pos.tricks_won,
-            pos.predictions, pos.tricks_left, validate=False,
-        )
-        reason = before.why_illegal(pos.trick[0])
+        # before it; the leader's colors have not changed since (it plays once a trick)
+        reason = _before_play(pos, 0, pos.colors).why_illegal(pos.trick[0])
         if reason is not None:
             raise PositionError(
                 f"the lead {pos.trick[0].text} by seat {pos.leader} was not legal: "
