@@ -146,6 +146,14 @@ class GivenPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+def end_batch(bad: int, total: int) -> None:
+    """The end of a batch: with bad lines (each reported where it stood), one summary
+    line and exit code 2."""
+    if bad:
+        click.echo(f"error: {bad} of {total} lines could not be read", err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+
+
 def echo_json(obj: Any) -> None:
     click.echo(json.dumps(obj))
 

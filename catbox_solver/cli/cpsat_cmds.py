@@ -10,6 +10,7 @@ from catbox_solver.cli.common import (
     EXIT_BAD_INPUT,
     Seconds,
     echo_json,
+    end_batch,
     json_option,
     main,
     stopped,
@@ -250,9 +251,7 @@ def exists_cmd(
                 click.echo(f"error: {exc}", err=True)
             continue
         _show_answer(item, answer, as_json)
-    if bad:  # (the summary line of the other batch commands, run_positions)
-        click.echo(f"error: {bad} of {total} lines could not be read", err=True)
-        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    end_batch(bad, total)
 
 
 @main.command("prove")

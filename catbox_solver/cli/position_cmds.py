@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from catbox_solver.cli.common import EXIT_BAD_INPUT, echo_json, json_option, main
+from catbox_solver.cli.common import echo_json, end_batch, json_option, main
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.jsonform import play_json, position_to_dict
 from catbox_solver.model.notation import (
@@ -72,9 +72,7 @@ def run_positions(
             if batch and "\n" in text and total > 1:
                 click.echo("")
             click.echo(text, color=True if ansi else None)
-    if bad:
-        click.echo(f"error: {bad} of {total} lines could not be read", err=True)
-        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    end_batch(bad, total)
 
 
 def legal_json(pos: Position) -> dict[str, Any]:
