@@ -99,6 +99,12 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "deadline must be a time.perf_counter() value, not nan"),
     ("Search deadline text", lambda: Search(POS, 0, deadline="x"),  # type: ignore[arg-type]
      "deadline must be a time.perf_counter() value, not 'x'"),
+    # (both deadline checks raised OverflowError from math.isfinite: one is_deadline now)
+    ("Search deadline 10**400", lambda: Search(POS, 0, deadline=10**400),
+     "deadline must be a time.perf_counter() value, not " + str(10**400)),
+    ("diff deadline 10**400", lambda: diff_rulesets(
+        Ruleset(), Ruleset(red_lead="never"), deadline=10**400),
+     "deadline must be a time.monotonic() value, not " + str(10**400)),
     ("Search line of None", lambda: Search(POS, 0).principal_variation("tricks", None),
      "a line follows a known value of tricks, not None"),
     ("Search table_within", lambda: Search(POS, 0).table_within("x"),  # type: ignore[arg-type]

@@ -36,6 +36,17 @@ def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def is_deadline(value: object) -> bool:
+    """A clock reading a search can stop at: a finite number (a NaN is never reached, and
+    an int beyond any float raised OverflowError in math.isfinite)."""
+    if not is_number(value):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` if it is an int (not a bool) within [low, high], else a SearchError
     naming ``what``: a float, NaN or a huge number passed to a solver was read as

@@ -40,7 +40,6 @@ separately.
 from __future__ import annotations
 
 import functools
-import math
 import os
 import queue
 import random
@@ -54,7 +53,7 @@ from typing import Any
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.numbers import check_int, check_seconds, is_number, is_whole
+from catbox_solver.model.numbers import check_int, check_seconds, is_deadline, is_whole
 from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS, RED
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
@@ -271,7 +270,7 @@ class Search:
     ) -> None:
         _check_hero(pos, hero)
         _check_engine(engine)
-        if deadline is not None and (not is_number(deadline) or not math.isfinite(deadline)):
+        if deadline is not None and not is_deadline(deadline):
             # (a NaN deadline was never reached, and text failed inside the core)
             raise SearchError(f"deadline must be a time.perf_counter() value, not {deadline!r}")
         self.pos = pos

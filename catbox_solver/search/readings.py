@@ -18,7 +18,6 @@ level with a difference holds the smallest one found.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import RulesetError
 from catbox_solver.model.deal import first_lead
-from catbox_solver.model.numbers import check_int, is_number
+from catbox_solver.model.numbers import check_int, is_deadline
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 
@@ -172,7 +171,7 @@ def diff_rulesets(
     check_int(max_tricks_left, "max_tricks_left", 1, 8)  # (the most tricks of any round)
     check_int(node_budget, "node_budget", 1)
     check_int(seed, "seed")
-    if deadline is not None and (not is_number(deadline) or not math.isfinite(deadline)):
+    if deadline is not None and not is_deadline(deadline):
         raise RulesetError(f"deadline must be a time.monotonic() value, not {deadline!r}")
     if a.players != b.players:
         raise RulesetError(f"rulesets for {a.players} and {b.players} players cannot be compared")
