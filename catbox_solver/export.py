@@ -125,6 +125,8 @@ def _anchors(puzzles: Sequence[Puzzle]) -> list[str]:
 
 def puzzle_html(puzzle: Puzzle, number: int, anchor: str) -> str:
     """One puzzle as an HTML ``<section>``: picture, question, hint and hidden answer."""
+    if not isinstance(puzzle, Puzzle):
+        raise CatboxError(f"a Puzzle is needed, not {type(puzzle).__name__}")
     pos = puzzle.position
     hero = puzzle.hero if puzzle.question == "exists" else puzzle.seat
     rules = pos.rules
@@ -164,8 +166,13 @@ def puzzle_html(puzzle: Puzzle, number: int, anchor: str) -> str:
 
 def sheet_html(puzzles: Sequence[Puzzle], title: str = DEFAULT_TITLE) -> str:
     """The whole sheet as one HTML page (text): title, table of contents, every puzzle."""
+    if not isinstance(puzzles, Sequence) or isinstance(puzzles, str):
+        raise CatboxError(f"the puzzles to export are a list of Puzzles, not {puzzles!r}")
     if not puzzles:
         raise CatboxError("no puzzles to export")
+    for i, pz in enumerate(puzzles, 1):
+        if not isinstance(pz, Puzzle):
+            raise CatboxError(f"puzzle {i} to export is not a Puzzle but {type(pz).__name__}")
     if not isinstance(title, str):
         raise CatboxError(f"the sheet's title is text, not {title!r}")
     anchors = _anchors(puzzles)
@@ -215,6 +222,8 @@ crossed-out color is lost). Try each question, then press <em>Show answer</em>.<
 
 def write_sheet(puzzles: Sequence[Puzzle], path: str | Path, title: str = DEFAULT_TITLE) -> int:
     """Write the sheet to ``path`` as UTF-8; returns the number of bytes written."""
+    if not isinstance(path, (str, Path)):
+        raise CatboxError(f"the sheet's path is a file name, not {path!r}")
     data = sheet_html(puzzles, title).encode("utf-8")
     Path(path).write_bytes(data)
     return len(data)

@@ -15,12 +15,14 @@ import pytest
 from gen import paradox_free_line, start_position
 
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
-from catbox_solver.export import sheet_html
-from catbox_solver.model.deal import first_lead
+from catbox_solver.export import puzzle_html, sheet_html, write_sheet
+from catbox_solver.model.deal import deal, first_lead
 from catbox_solver.model.game import play_game
 from catbox_solver.model.jsonform import position_from_dict, position_from_json
 from catbox_solver.model.notation import read_position
 from catbox_solver.model.position import Play, Position
+from catbox_solver.model.record import game_record, write_record
+from catbox_solver.model.referee import verify
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.puzzles import (
     generate,
@@ -248,6 +250,33 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "a position is needed, not NoneType"),
     ("render_text None", lambda: render_text(None),  # type: ignore[arg-type]
      "a position is needed, not NoneType"),
+    # raw TypeErrors and AttributeErrors before (session 24)
+    ("with_predictions 5", lambda: POS.with_predictions(5),  # type: ignore[arg-type]
+     "predictions are one per seat (a list or tuple, None for unknown), not 5"),
+    ("with_predictions text", lambda: POS.with_predictions("1111"),  # type: ignore[arg-type]
+     "predictions are one per seat (a list or tuple, None for unknown), not '1111'"),
+    ("deal seed list", lambda: deal(Ruleset(players=4), [1]),  # type: ignore[arg-type]
+     "a deal's seed is a whole number or a random.Random, not [1]"),
+    ("first_lead seed 1.5", lambda: first_lead(Ruleset(players=4), 1.5),  # type: ignore[arg-type]
+     "a deal's seed is a whole number or a random.Random, not 1.5"),
+    ("verify None", lambda: verify(None),  # type: ignore[arg-type]
+     "a GameRecord is needed, not NoneType"),
+    ("write_record None", lambda: write_record(None),  # type: ignore[arg-type]
+     "a GameRecord or GameResult is needed, not NoneType"),
+    ("game_record None", lambda: game_record(None),  # type: ignore[arg-type]
+     "a played game (GameResult) is needed, not NoneType"),
+    ("diff oracle 5", lambda: diff_rulesets(  # (5 was never called: "no difference")
+        Ruleset(), Ruleset(red_lead="never"), oracle=5),  # type: ignore[arg-type]
+     "oracle must be a function (position, hero, question), not 5"),
+    ("sheet_html None", lambda: sheet_html(None),  # type: ignore[arg-type]
+     "the puzzles to export are a list of Puzzles, not None"),
+    ("sheet_html [None]", lambda: sheet_html([None]),  # type: ignore[list-item]
+     "puzzle 1 to export is not a Puzzle but NoneType"),
+    ("puzzle_html None", lambda: puzzle_html(None, 1, "a"),  # type: ignore[arg-type]
+     "a Puzzle is needed, not NoneType"),
+    ("write_sheet path None", lambda: write_sheet(
+        [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
+     "the sheet's path is a file name, not None"),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,102 @@ def test_names_that_would_not_read_back_are_refused(
     assert str(info.value) == message
     good = ("Ann", "Bo", "Cy")
     assert read_record(write_record(game_record(game, good))).names == good
+
+
+# ---- records built in memory (session 24) --------------------------------------------------
+def _played(players: int = 4, seed: int = 3) -> GameRecord:
+    return game_record(play_game(Ruleset(players=players), seed=seed))
+
+
+def test_a_hand_built_record_with_lists_verifies_as_with_tuples() -> None:
+    """Lists where the record holds tuples are stored as tuples: before, recorded tricks
+    won given as a list never equalled the replay's tuple, and a valid game was judged
+    'wrong score'."""
+    good = _played()
+    r0 = good.rounds[0]
+    assert r0.won is not None and good.totals is not None
+    listed = replace(
+        good,
+        totals=list(good.totals),
+        rounds=[replace(r0, won=list(r0.won), deal=[list(h) for h in r0.deal],
+                        tricks=[[list(p) for p in t] for t in r0.tricks]),
+                *good.rounds[1:]],
+    )
+    assert listed == good
+    assert verify(listed) == verify(good)
+    assert verify(listed).valid
+    assert write_record(listed) == write_record(good)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"deal": None}, "round 1: deal is a sequence of hands, not None"),
+        ({"deal": ((1, 2.0),)}, "round 1: each hand of the deal is a sequence of whole numbers"),
+        ({"discards": "8167"}, "round 1: discards is a sequence of whole numbers, not '8167'"),
+        ({"won": (1, 2, True, 0)}, "round 1: won is a sequence of whole numbers"),
+        ({"tricks": ((3,),)}, "round 1: trick 1 holds (seat, Play) pairs, not 3"),
+        ({"tricks": (((0, (7, 3)),),)}, "round 1: each play of trick 1 is a Play like"),
+        ({"tricks": (((0, PLAYS[7][3]._replace(color=7)),),)},
+         "round 1: each play of trick 1 is a Play like Play(7, 0), not Play(value=7, color=7)"),
+        ({"neutral": 5}, "round 1: neutral is a sequence of Plays, not 5"),
+        ({"number": 1.5}, "round field number is a whole number, not 1.5"),
+        ({"paradox": "3"}, "round 1: paradox is a seat number or None, not '3'"),
+        ({"lines": None}, "round 1: lines is a mapping of field to line number, not None"),
+    ],
+)
+def test_a_hand_built_round_of_the_wrong_shape_is_refused(
+    change: dict[str, object], message: str
+) -> None:
+    """Before, such rounds crashed inside the referee (TypeError, AttributeError)."""
+    r0 = _played().rounds[0]
+    with pytest.raises(RecordError) as err:
+        replace(r0, **change)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rules": None}, "a game record needs a Ruleset, not None"),
+        ({"rounds": ()}, "a game record's rounds are one or more RoundRecords, not ()"),
+        ({"rounds": (None,)}, "a game record's rounds are one or more RoundRecords"),
+        ({"seed": "3"}, "a game record's seed is a whole number or None, not '3'"),
+        ({"names": 5}, "a game record's names are text, not 5"),
+        ({"totals": 7}, "the game's totals is a sequence of whole numbers, not 7"),
+    ],
+)
+def test_a_hand_built_game_record_of_the_wrong_shape_is_refused(
+    change: dict[str, object], message: str
+) -> None:
+    with pytest.raises(RecordError) as err:
+        replace(_played(), **change)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "rule", "message"),
+    [
+        ({"deal_hands": 3}, "card not in hand", "the deal has 3 hands for 4 players"),
+        ({"discards_count": 2}, "card not in hand", "2 discards for 4 players"),
+        ({"first_card": 0}, "card not in hand", "value 0 is not in the 4-player deck"),
+    ],
+)
+def test_a_hand_built_round_with_wrong_counts_is_judged_not_crashed(
+    change: dict[str, int], rule: str, message: str
+) -> None:
+    """Counts a written record cannot get wrong (its reader checks them) but one built in
+    memory can: the referee names them (a ValueError from zip before)."""
+    good = _played()
+    r0 = good.rounds[0]
+    if "deal_hands" in change:
+        r = replace(r0, deal=r0.deal[: change["deal_hands"]])
+    elif "discards_count" in change:
+        r = replace(r0, discards=r0.discards[: change["discards_count"]])
+    else:
+        r = replace(r0, deal=((change["first_card"], *r0.deal[0][1:]), *r0.deal[1:]))
+    verdict = verify(replace(good, rounds=(r, *good.rounds[1:])))
+    assert not verdict.valid
+    assert verdict.rule == rule
+    assert verdict.message is not None and message in verdict.message
+    assert verdict.round == 1

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 
 from catbox_solver.errors import RulesetError
+from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 
@@ -29,12 +30,22 @@ def deck(rules: Ruleset) -> list[int]:
     return [v for v in range(1, rules.values + 1) for _ in range(rules.copies)]
 
 
+def _rng(seed: object) -> random.Random:
+    """The random source of a seed: a whole number, or a random.Random drawn from. (A list
+    raised TypeError inside random; a float or a text was taken as a seed unnoticed.)"""
+    if isinstance(seed, random.Random):
+        return seed
+    if not is_whole(seed):
+        raise RulesetError(f"a deal's seed is a whole number or a random.Random, not {seed!r}")
+    return random.Random(seed)
+
+
 def deal(rules: Ruleset, seed: int | random.Random) -> Deal:
     """Shuffle with ``seed`` (an int, or a Random to draw from) and deal the hand size to
     each seat; the same seed always gives the same deal."""
     if not isinstance(rules, Ruleset):
         raise RulesetError(f"a Ruleset is needed to deal, not {rules!r}")
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = _rng(seed)
     cards = deck(rules)
     rng.shuffle(cards)
     n, h = rules.players, rules.hand_size
@@ -54,7 +65,7 @@ def first_lead(
     equal discards make a paradox certain with 3 and 4 players), random predictions from
     the allowed choices (unless ``predictions`` is False), and with 2 players the revealed
     leftovers place the neutral tokens. ``start`` is the seat that leads; None draws it."""
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = _rng(seed)
     d = deal(rules, rng)
     hands: list[list[int]] = []
     discarded: set[int] = set()

@@ -250,6 +250,12 @@ class Position:
     def with_predictions(self, predictions: Sequence[int | None] | None) -> Position:
         if predictions is None and self.rules.has_predictions:
             predictions = (None,) * self.rules.players
+        if predictions is not None and not isinstance(predictions, (tuple, list)):
+            # (an int raised TypeError from tuple(); a string was read digit by digit)
+            raise PositionError(
+                f"predictions are one per seat (a list or tuple, None for unknown), "
+                f"not {predictions!r}"
+            )
         pos = self._replace(predictions=None if predictions is None else tuple(predictions))
         pos.validate()
         return pos

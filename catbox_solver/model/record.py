@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import GameResult, RoundResult
-from catbox_solver.model.numbers import whole_number
+from catbox_solver.model.numbers import is_whole, whole_number
 from catbox_solver.model.position import PLAYS, Play, cells_of
 from catbox_solver.model.rules import Ruleset
 
@@ -60,6 +60,9 @@ class RoundRecord:
         """Every play of the round in order, as (seat, Play)."""
         return tuple(p for trick in self.tricks for p in trick)
 
+    def __post_init__(self) -> None:
+        _shape_round(self)
+
     def line(self, name: str) -> int | None:
         """The line number of a field, or None if unknown."""
         return self.lines.get(name) or None
@@ -78,8 +81,93 @@ class GameRecord:
     winners: tuple[int, ...] | None = None
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
+    def __post_init__(self) -> None:
+        _shape_game(self)
+
     def line(self, name: str) -> int | None:
         return self.lines.get(name) or None
+
+
+def _ints_of(value: object, what: str) -> tuple[int, ...]:
+    """``value`` as a tuple of whole numbers (a list is taken too), else a RecordError:
+    a record built by hand with a list or a float was compared wrongly or crashed in the
+    referee."""
+    if not isinstance(value, (tuple, list)) or not all(is_whole(v) for v in value):
+        raise RecordError(f"{what} is a sequence of whole numbers, not {value!r}")
+    return tuple(value)
+
+
+def _play_of(value: object, what: str) -> Play:
+    """``value`` as a Play of the deck (values 1-9, colors 0-3), else a RecordError."""
+    if not (isinstance(value, Play) and is_whole(value.value) and is_whole(value.color)
+            and 1 <= value.value <= 9 and 0 <= value.color <= 3):
+        raise RecordError(f"{what} is a Play like Play(7, 0), not {value!r}")
+    return value
+
+
+def _optional(value: object, what: str) -> tuple[int, ...] | None:
+    return None if value is None else _ints_of(value, what)
+
+
+def _shape_round(r: RoundRecord) -> None:
+    """Check the field types of a round built in memory, and store sequences as tuples."""
+    def put(name: str, value: object) -> None:
+        object.__setattr__(r, name, value)
+
+    for name in ("number", "start"):
+        if not is_whole(getattr(r, name)):
+            raise RecordError(f"round field {name} is a whole number, not {getattr(r, name)!r}")
+    if r.paradox is not None and not is_whole(r.paradox):
+        raise RecordError(f"round {r.number}: paradox is a seat number or None, not {r.paradox!r}")
+    where = f"round {r.number}:"
+    if not isinstance(r.deal, (tuple, list)):
+        raise RecordError(f"{where} deal is a sequence of hands, not {r.deal!r}")
+    put("deal", tuple(_ints_of(h, f"{where} each hand of the deal") for h in r.deal))
+    put("discards", _ints_of(r.discards, f"{where} discards"))
+    put("leftover", _ints_of(r.leftover, f"{where} leftover"))
+    for name in ("predictions", "won", "scores"):
+        put(name, _optional(getattr(r, name), f"{where} {name}"))
+    if r.neutral is not None:
+        if not isinstance(r.neutral, (tuple, list)):
+            raise RecordError(f"{where} neutral is a sequence of Plays, not {r.neutral!r}")
+        put("neutral", tuple(_play_of(p, f"{where} each neutral token") for p in r.neutral))
+    if not isinstance(r.tricks, (tuple, list)):
+        raise RecordError(f"{where} tricks is a sequence of tricks, not {r.tricks!r}")
+    tricks = []
+    for i, trick in enumerate(r.tricks, 1):
+        if not isinstance(trick, (tuple, list)):
+            raise RecordError(f"{where} trick {i} is a sequence of (seat, Play), not {trick!r}")
+        plays = []
+        for entry in trick:
+            if not (isinstance(entry, (tuple, list)) and len(entry) == 2
+                    and is_whole(entry[0])):
+                raise RecordError(f"{where} trick {i} holds (seat, Play) pairs, not {entry!r}")
+            plays.append((entry[0], _play_of(entry[1], f"{where} each play of trick {i}")))
+        tricks.append(tuple(plays))
+    put("tricks", tuple(tricks))
+    if not isinstance(r.lines, Mapping):
+        raise RecordError(f"{where} lines is a mapping of field to line number, not {r.lines!r}")
+
+
+def _shape_game(g: GameRecord) -> None:
+    """Check the field types of a record built in memory, and store sequences as tuples."""
+    if not isinstance(g.rules, Ruleset):
+        raise RecordError(f"a game record needs a Ruleset, not {g.rules!r}")
+    if not isinstance(g.rounds, (tuple, list)) or not g.rounds or not all(
+        isinstance(r, RoundRecord) for r in g.rounds
+    ):
+        raise RecordError(f"a game record's rounds are one or more RoundRecords, not {g.rounds!r}")
+    object.__setattr__(g, "rounds", tuple(g.rounds))
+    if g.seed is not None and not is_whole(g.seed):
+        raise RecordError(f"a game record's seed is a whole number or None, not {g.seed!r}")
+    if g.names is not None:
+        if not isinstance(g.names, (tuple, list)) or not all(isinstance(x, str) for x in g.names):
+            raise RecordError(f"a game record's names are text, not {g.names!r}")
+        object.__setattr__(g, "names", tuple(g.names))
+    for name in ("totals", "winners"):
+        object.__setattr__(g, name, _optional(getattr(g, name), f"the game's {name}"))
+    if not isinstance(g.lines, Mapping):
+        raise RecordError(f"a game record's lines map fields to line numbers, not {g.lines!r}")
 
 
 # ---- from a played game -------------------------------------------------------------------
@@ -107,6 +195,8 @@ def round_record(result: RoundResult) -> RoundRecord:
 
 def game_record(game: GameResult, names: tuple[str, ...] | None = None) -> GameRecord:
     """The record of a played game (totals and winners included)."""
+    if not isinstance(game, GameResult):
+        raise RecordError(f"a played game (GameResult) is needed, not {type(game).__name__}")
     return GameRecord(
         rules=game.rules,
         rounds=tuple(round_record(r) for r in game.rounds),
@@ -147,6 +237,8 @@ def write_record(record: GameRecord | GameResult) -> str:
     """The text of a record (a GameResult is turned into its record first)."""
     if isinstance(record, GameResult):
         record = game_record(record)
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"a GameRecord or GameResult is needed, not {type(record).__name__}")
     out = [FORMAT_LINE, f"players {record.rules.players}", f"ruleset {record.rules.name}"]
     if record.seed is not None:
         out.append(f"seed {record.seed}")

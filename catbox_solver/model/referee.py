@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from catbox_solver.errors import RecordError
 from catbox_solver.model.game import game_winners, hands_after_discards
 from catbox_solver.model.position import (
     PLAYS,
@@ -95,6 +96,14 @@ class _Illegal(Exception):
 def _check_cards(rules: Ruleset, r: RoundRecord) -> None:
     """The deal, leftover cards and discards must match the deck and the hands."""
     line = r.line("deal")
+    n = rules.players
+    # (a record read from text has these counts right; one built in memory may not)
+    if len(r.deal) != n:
+        raise _Illegal("card not in hand", f"the deal has {len(r.deal)} hands for {n} players",
+                       line)
+    if len(r.discards) != n:
+        raise _Illegal("card not in hand", f"{len(r.discards)} discards for {n} players",
+                       r.line("discards") or line)
     for seat, hand in enumerate(r.deal):
         if len(hand) != rules.hand_size:
             raise _Illegal(
@@ -112,7 +121,7 @@ def _check_cards(rules: Ruleset, r: RoundRecord) -> None:
     counts = Counter(v for hand in r.deal for v in hand)
     counts.update(r.leftover)
     for v in sorted(counts):
-        if v > rules.values:
+        if not 1 <= v <= rules.values:
             raise _Illegal(
                 "card not in hand",
                 f"value {v} is not in the {rules.players}-player deck (values 1-{rules.values})",
@@ -252,6 +261,8 @@ def _must_match(
 def verify(record: GameRecord) -> Verdict:
     """Replay ``record``: valid with the outcome of every round, or the first illegal event
     with the rule it breaks, its round and line."""
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"a GameRecord is needed, not {type(record).__name__}")
     rules = record.rules
     n = rules.players
     done: list[RoundVerdict] = []
