@@ -202,6 +202,13 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["render", "4p", "-o", ""],
          "Invalid value for '-o' / '--output': an empty path names no file or directory "
          "(see 'catbox render --help')"),
+        # a NUL character in a file name: a ValueError traceback before (session 24)
+        (["render", "4p", "-o", "a\x00b"],
+         "Invalid value for '-o' / '--output': 'a\\x00b' holds a NUL character: no file can "
+         "be named so (see 'catbox render --help')"),
+        (["verify", "a\x00b"], "a file name cannot hold a NUL character: 'a\\x00b'"),
+        (["legal", "@a\x00b"],
+         "cannot read file 'a\\x00b': a file name cannot hold a NUL character"),
         # (as show: one of the two was dropped without a word)
         (["deal", "-p", "4", "--seed", "1", "--json", "--notation"],
          "choose one of --json and --notation (see 'catbox deal --help')"),

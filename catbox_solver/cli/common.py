@@ -138,11 +138,15 @@ def _echo_err(message: str) -> int:
 class GivenPath(click.Path):
     """click.Path that refuses an empty path: turned into a Path it reads '.', so
     ``--out ''`` wrote into the current directory and ``puzzle solve ''`` read it, and an
-    empty ``--record`` was dropped without a word."""
+    empty ``--record`` was dropped without a word. And one with a NUL character, which no
+    file system takes."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value:
             self.fail("an empty path names no file or directory", param, ctx)
+        if isinstance(value, str) and "\x00" in value:
+            # (the operating system refuses it: a ValueError traceback before)
+            self.fail(f"{value!r} holds a NUL character: no file can be named so", param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 
@@ -24,6 +25,9 @@ def read_limited(path: str | Path | None) -> bytes:
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         name = "standard input"
     else:
+        if "\x00" in str(path):
+            # (open() raised ValueError, which no caller expects from a file name)
+            raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", repr(str(path)))
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
         name = str(path)
