@@ -17,7 +17,7 @@ from pathlib import Path
 
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.notation import position_to_notation
-from catbox_solver.model.numbers import counted
+from catbox_solver.model.numbers import counted, is_whole
 from catbox_solver.puzzles import Puzzle
 from catbox_solver.svg import position_svg
 
@@ -127,6 +127,9 @@ def puzzle_html(puzzle: Puzzle, number: int, anchor: str) -> str:
     """One puzzle as an HTML ``<section>``: picture, question, hint and hidden answer."""
     if not isinstance(puzzle, Puzzle):
         raise CatboxError(f"a Puzzle is needed, not {type(puzzle).__name__}")
+    if not isinstance(anchor, str) or not is_whole(number):
+        raise CatboxError(f"a puzzle's number and anchor are a whole number and text, not "
+                          f"{number!r} and {anchor!r}")
     pos = puzzle.position
     hero = puzzle.hero if puzzle.question == "exists" else puzzle.seat
     rules = pos.rules

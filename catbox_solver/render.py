@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from catbox_solver.errors import PositionError
-from catbox_solver.model.position import Position, cell_bit
+from catbox_solver.model.position import Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, Ruleset
 
 __all__ = ["render_text"]
@@ -106,8 +106,7 @@ def _score_lines(pos: Position) -> list[str]:
 def render_text(pos: Position, ansi: bool = False) -> str:
     """A readable multi-line picture of ``pos`` (no trailing newline); ``ansi`` colors the
     row labels and highlights the player to move."""
-    if not isinstance(pos, Position):
-        raise PositionError(f"a position is needed, not {type(pos).__name__}")
+    need_position(pos)
     rules = pos.rules
     title = f"{rules.players} players, ruleset {rules.name}"
     row_names = ", ".join(COLOR_NAMES[COLOR_CHARS.index(ch)] for ch in rules.row_order)

@@ -26,7 +26,7 @@ from html import escape
 
 from catbox_solver.errors import PositionError
 from catbox_solver.model.numbers import is_number, is_whole
-from catbox_solver.model.position import Position, trick_winner_index
+from catbox_solver.model.position import Position, need_position, trick_winner_index
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, RED
 
 __all__ = ["NEUTRAL_COLOR", "ROW_COLORS", "SEAT_COLORS", "SEAT_COLOR_NAMES", "position_svg"]
@@ -507,8 +507,7 @@ def position_svg(pos: Position, size: int | None = None, *, hero: int | None = N
     None leaves the natural size of 720 units wide. ``hero`` marks one seat as the player a
     puzzle asks about.
     """
-    if not isinstance(pos, Position):
-        raise PositionError(f"a position is needed, not {type(pos).__name__}")
+    need_position(pos)
     if size is not None and (not is_number(size) or not 0 < size <= MAX_SIZE):  # (NaN too)
         raise PositionError(
             f"picture size must be a number of pixels above 0, at most {MAX_SIZE}, not {size!r}"

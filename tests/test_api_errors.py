@@ -16,12 +16,13 @@ from gen import paradox_free_line, start_position
 
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
 from catbox_solver.export import puzzle_html, sheet_html, write_sheet
-from catbox_solver.model.deal import deal, first_lead
-from catbox_solver.model.game import play_game
-from catbox_solver.model.jsonform import position_from_dict, position_from_json
-from catbox_solver.model.notation import read_position
+from catbox_solver.model.bots import random_bots
+from catbox_solver.model.deal import deal, deck, first_lead
+from catbox_solver.model.game import play_game, play_round, setup_round
+from catbox_solver.model.jsonform import position_from_dict, position_from_json, position_to_json
+from catbox_solver.model.notation import position_to_notation, read_position
 from catbox_solver.model.position import Play, Position
-from catbox_solver.model.record import game_record, write_record
+from catbox_solver.model.record import game_record, round_record, write_record
 from catbox_solver.model.referee import verify
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.puzzles import (
@@ -35,6 +36,7 @@ from catbox_solver.puzzles import (
 )
 from catbox_solver.render import render_text
 from catbox_solver.search import exists as ex
+from catbox_solver.search import lines
 from catbox_solver.search.dd import OutOfTime, Search, dd_table, solve, value_only
 from catbox_solver.search.exists import Questions, make_solver
 from catbox_solver.search.proofs import prove
@@ -274,6 +276,23 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "puzzle 1 to export is not a Puzzle but NoneType"),
     ("puzzle_html None", lambda: puzzle_html(None, 1, "a"),  # type: ignore[arg-type]
      "a Puzzle is needed, not NoneType"),
+    ("position_to_notation None", lambda: position_to_notation(None),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("position_to_json text", lambda: position_to_json("4p"),  # type: ignore[arg-type]
+     "a position is needed, not str"),
+    ("paradox_free_line None", lambda: lines.paradox_free_line(None),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("deck None", lambda: deck(None),  # type: ignore[arg-type]
+     "a Ruleset is needed for a deck, not None"),
+    ("play_round no deal", lambda: play_round(None, 0, random_bots(4, 1)),  # type: ignore[arg-type]
+     "a Deal is needed (catbox_solver.model.deal.deal), not None"),
+    ("setup_round start 4", lambda: setup_round(deal(Ruleset(players=4), 1), 4, random_bots(4, 1)),
+     "start seat 4 outside 0..3"),
+    ("round_record None", lambda: round_record(None),  # type: ignore[arg-type]
+     "a played round (RoundResult) is needed, not NoneType"),
+    ("puzzle_html anchor None", lambda: puzzle_html(
+        load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), 1, None),  # type: ignore[arg-type]
+     "a puzzle's number and anchor are a whole number and text, not 1 and None"),
     ("write_sheet path None", lambda: write_sheet(
         [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
      "the sheet's path is a file name, not None"),

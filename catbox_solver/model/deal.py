@@ -27,6 +27,9 @@ class Deal:
 
 
 def deck(rules: Ruleset) -> list[int]:
+    """Every card of the round's deck, by value (``rules.copies`` of each value)."""
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"a Ruleset is needed for a deck, not {rules!r}")
     return [v for v in range(1, rules.values + 1) for _ in range(rules.copies)]
 
 

@@ -112,6 +112,12 @@ def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
     deal, as the rulebooks say), discards (simultaneous: every bot sees its dealt hand and
     those tokens), then predictions from the start player clockwise, each bot seeing the
     earlier ones."""
+    if not isinstance(the_deal, Deal):
+        raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
+    if not is_whole(start) or not 0 <= start < the_deal.rules.players:
+        raise CatboxError(f"start seat {start!r} outside 0..{the_deal.rules.players - 1}")
+    if not isinstance(bots, Sequence):
+        raise CatboxError(f"bots are a list of one bot per seat, not {bots!r}")
     rules = the_deal.rules
     n = rules.players
     if len(bots) != n:
@@ -175,6 +181,8 @@ def play_round(
     observer: Observer | None = None,
 ) -> RoundResult:
     """Play one round of a deal with the given bots (one per seat)."""
+    if not isinstance(the_deal, Deal):
+        raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
     if observer:
         observer("begin", {"round": number, "start": start, "revealed": the_deal.revealed})
     setup = setup_round(the_deal, start, bots)

@@ -11,7 +11,7 @@ from typing import Any
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError
 from catbox_solver.model.numbers import is_whole
-from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
+from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
 FORMAT = "catbox-position/1"
@@ -33,6 +33,7 @@ def play_json(play: Play) -> dict[str, Any]:
 
 def position_to_dict(pos: Position) -> dict[str, Any]:
     """The catbox-position/1 object of a position."""
+    need_position(pos)
     rules = pos.rules
     n = rules.players
     board: dict[str, str] = {}

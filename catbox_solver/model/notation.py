@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.jsonform import position_from_json
-from catbox_solver.model.position import PLAYS, Play, Position, cell_bit
+from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
 __all__ = [
@@ -69,6 +69,7 @@ def _board_row(pos: Position, color: int) -> str:
 
 def position_to_notation(pos: Position) -> str:
     """The canonical one-line notation of ``pos``."""
+    need_position(pos)
     rules = pos.rules
     board = " ".join(
         f"{ch}:{_board_row(pos, COLOR_CHARS.index(ch))}" for ch in rules.row_order

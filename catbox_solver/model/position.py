@@ -695,6 +695,13 @@ def _check_follows(pos: Position) -> None:
             )
 
 
+def need_position(pos: object) -> None:
+    """A PositionError unless ``pos`` is a Position: None or a notation string passed
+    where a Position is meant failed with an AttributeError deep inside."""
+    if not isinstance(pos, Position):
+        raise PositionError(f"a position is needed, not {type(pos).__name__}")
+
+
 def check_position(pos: Position) -> None:
     """The impossible-position checks (each message says what and where)."""
     rules = pos.rules

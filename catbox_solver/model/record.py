@@ -173,6 +173,8 @@ def _shape_game(g: GameRecord) -> None:
 # ---- from a played game -------------------------------------------------------------------
 def round_record(result: RoundResult) -> RoundRecord:
     """The record of a played round."""
+    if not isinstance(result, RoundResult):
+        raise RecordError(f"a played round (RoundResult) is needed, not {type(result).__name__}")
     n = result.rules.players
     plays = result.plays
     tricks = tuple(plays[i : i + n] for i in range(0, len(plays), n))

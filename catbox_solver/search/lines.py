@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from catbox_solver.model.position import Play, Position
+from catbox_solver.model.position import Play, Position, need_position
 
 
 def hopeless(pos: Position) -> bool:
@@ -50,6 +50,7 @@ def paradox_free_line(
     when there is none or ``max_nodes`` positions were visited first. Followers try the led
     color first (it keeps their colors); ``rng`` shuffles the order within that;
     ``avoid_red`` tries red last, so that red stays unbroken longer."""
+    need_position(pos)
     budget = [max_nodes]
     line: list[Play] = []
 
