@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catbox_solver.errors import RecordError
+from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import play_game
 from catbox_solver.model.position import PLAYS
 from catbox_solver.model.record import (
@@ -343,3 +343,77 @@ def test_a_hand_built_round_with_wrong_counts_is_judged_not_crashed(
     assert verdict.rule == rule
     assert verdict.message is not None and message in verdict.message
     assert verdict.round == 1
+
+
+_JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 12), st.floats(allow_nan=True), st.text(max_size=3),
+    st.lists(st.integers(-1, 10), max_size=10).map(tuple),
+    st.lists(st.lists(st.integers(0, 9), max_size=10).map(tuple), max_size=5).map(tuple),
+)
+_ROUND_FIELDS = ("number", "start", "deal", "discards", "leftover", "neutral", "predictions",
+                 "tricks", "paradox", "won", "scores")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_ROUND_FIELDS), _JUNK, st.integers(2, 5), st.integers(0, 50))
+def test_a_hand_built_record_is_judged_or_refused_never_crashes(
+    name: str, junk: object, players: int, seed: int
+) -> None:
+    """Any field of a played round replaced by junk of any type: building the record
+    raises RecordError, or the referee judges it (valid or not) or names what is wrong
+    with a CatboxError; never another exception (a TypeError, ValueError or
+    AttributeError from deep inside before)."""
+    good = _played(players, seed)
+    try:
+        bad_round = replace(good.rounds[0], **{name: junk})
+        record = replace(good, rounds=(bad_round, *good.rounds[1:]))
+    except RecordError:
+        return
+    try:
+        verdict = verify(record)
+    except CatboxError:
+        return
+    if verdict.valid:
+        # junk that still replays (an optional field left out, () for no neutral tokens,
+        # another round number) is a consistent record: written and read back, the same
+        assert verify(read_record(write_record(record))) == verdict
+    else:
+        assert verdict.rule and verdict.message
+
+
+def test_neutral_tokens_with_more_than_two_players_are_judged() -> None:
+    """The reader refuses a 'neutral' line for 3-5 players; a record built in memory with
+    one (even empty) was judged valid, and its written text could not be read back."""
+    good = _played(3, 0)
+    bad = replace(good, rounds=(replace(good.rounds[0], neutral=()), *good.rounds[1:]))
+    verdict = verify(bad)
+    assert not verdict.valid
+    assert verdict.rule == "neutral tokens"
+    assert verdict.message == "neutral tokens are placed with 2 players only, not 3"
+    assert verify(good).valid
+
+
+@pytest.mark.parametrize(
+    ("players", "predictions", "message"),
+    [
+        (2, (), "2 players make no predictions with ruleset official"),
+        (4, (1, 2), "2 predictions for 4 players"),
+    ],
+)
+def test_predictions_the_reader_refuses_are_judged(
+    players: int, predictions: tuple[int, ...], message: str
+) -> None:
+    """Before, an empty or short predictions tuple in a record built in memory replayed
+    (the bonus read wrongly), and its written text could not be read back."""
+    good = _played(players, 0)
+    bad = replace(good, rounds=(replace(good.rounds[0], predictions=predictions),
+                                *good.rounds[1:]))
+    verdict = verify(bad)
+    assert not verdict.valid
+    assert (verdict.rule, verdict.message) == ("prediction", message)
+
+
+def test_rounds_are_numbered_from_one_as_the_reader_asks() -> None:
+    good = _played(3, 0)
+    with pytest.raises(RecordError, match="round 2 where round 1 was expected"):
+        replace(good, rounds=(replace(good.rounds[0], number=2), *good.rounds[1:]))

@@ -158,6 +158,10 @@ def _shape_game(g: GameRecord) -> None:
     ):
         raise RecordError(f"a game record's rounds are one or more RoundRecords, not {g.rounds!r}")
     object.__setattr__(g, "rounds", tuple(g.rounds))
+    for i, r in enumerate(g.rounds, 1):
+        if r.number != i:  # (as the reader asks: a record numbered otherwise read back wrong)
+            raise RecordError(f"a game record's rounds are numbered 1, 2, ...: round {r.number} "
+                              f"where round {i} was expected")
     if g.seed is not None and not is_whole(g.seed):
         raise RecordError(f"a game record's seed is a whole number or None, not {g.seed!r}")
     if g.names is not None:

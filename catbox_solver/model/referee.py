@@ -146,6 +146,14 @@ def _start_position(rules: Ruleset, r: RoundRecord) -> Position:
     """Check the setup lines and build the position at the first lead."""
     _check_cards(rules, r)
     revealed = r.leftover[: rules.neutral_tokens]
+    if r.neutral is not None and rules.players != 2:
+        # (the reader refuses such a line; a record built in memory could hold one, even
+        # an empty one, and was judged valid though it could not be written and read back)
+        raise _Illegal(
+            "neutral tokens",
+            f"neutral tokens are placed with 2 players only, not {rules.players}",
+            r.line("neutral"),
+        )
     if r.neutral is not None:
         mask = 0
         for play in r.neutral:
@@ -161,6 +169,19 @@ def _start_position(rules: Ruleset, r: RoundRecord) -> Position:
             )
     predictions = r.predictions
     if predictions is not None:
+        # (what the reader refuses; a record built in memory was judged on them)
+        if not rules.has_predictions:
+            raise _Illegal(
+                "prediction",
+                f"{rules.players} players make no predictions with ruleset {rules.name}",
+                r.line("predictions"),
+            )
+        if len(predictions) != rules.players:
+            raise _Illegal(
+                "prediction",
+                f"{len(predictions)} predictions for {rules.players} players",
+                r.line("predictions"),
+            )
         for seat, guess in enumerate(predictions):
             if guess not in rules.prediction_choices:
                 raise _Illegal(
