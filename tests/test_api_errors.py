@@ -293,6 +293,20 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("puzzle_html anchor None", lambda: puzzle_html(
         load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), 1, None),  # type: ignore[arg-type]
      "a puzzle's number and anchor are a whole number and text, not 1 and None"),
+    ("Search tricks_at_least None", lambda: Search(POS, 0).tricks_at_least(None),  # type: ignore[arg-type]
+     "k must be a whole number, not None"),
+    ("Search tricks_exact known 5", lambda: Search(POS, 0).tricks_exact(known=5),  # type: ignore[arg-type]
+     "known is a proven range (lo, hi) of the outcome, -2 <= lo <= hi <= 2, not 5"),
+    ("Search score_exact known reversed", lambda: Search(POS, 0).score_exact(known=(1, 0)),
+     "known is a proven range (lo, hi) of the outcome, -2 <= lo <= hi <= 2, not (1, 0)"),
+    ("Search tricks_exact sign 1", lambda: Search(POS, 0).tricks_exact(sign=1),  # type: ignore[arg-type]
+     "sign is the answer of u >= 0 (True, False or None), not 1"),
+    ("Search narrow_u cap None", lambda: Search(POS, 0).narrow_u(True, None),  # type: ignore[arg-type]
+     "cap must be a whole number, not None"),
+    ("Search narrow_u cap 10**30", lambda: Search(POS, 0).narrow_u(True, 10**30),
+     "cap must be at least 1 and at most 4611686018427387904, not " + str(10**30)),
+    ("Questions literal None", lambda: Questions(POS).literal(None),  # type: ignore[arg-type]
+     "a condition is needed, not None"),
     ("write_sheet path None", lambda: write_sheet(
         [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
      "the sheet's path is a file name, not None"),

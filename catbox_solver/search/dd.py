@@ -1582,6 +1582,7 @@ class Search:
 
     def tricks_at_least(self, k: int) -> bool:
         """Are the hero's final trick points at least ``k``?"""
+        check_int(k, "k")
         tl = self.st.tricks_left
         for u in range(-tl, tl + 1):
             if self._final(u) >= k:
@@ -1601,6 +1602,11 @@ class Search:
         next to it are the costly ones, while those far from it take seconds; searched
         first, they leave a timeout with a narrower range than the sign's. ``sign``: the
         answer of ``u >= 0``; ``ceiling``: see _note_u."""
+        if not isinstance(sign, bool):
+            raise SearchError(f"sign is the answer of u >= 0 (True or False), not {sign!r}")
+        check_int(cap, "cap", 1, 1 << 62)
+        if ceiling is not None:
+            check_int(ceiling, "ceiling")
         lo, hi = self._sign_u(sign)
         self._note_u(lo, hi, ceiling)
         up = down = True
@@ -1637,6 +1643,22 @@ class Search:
                 return None
             raise
 
+    def _check_known(self, sign: object, known: object) -> None:
+        """What a caller says is proven already must at least be of the right form: a
+        sign True, False or None, and a range (lo, hi) of whole numbers with lo <= hi
+        within the outcomes of the tricks left (an int unpacked raised TypeError)."""
+        if sign is not None and not isinstance(sign, bool):
+            raise SearchError(f"sign is the answer of u >= 0 (True, False or None), not {sign!r}")
+        if known is None:
+            return
+        tl = self.st.tricks_left
+        if not (isinstance(known, (tuple, list)) and len(known) == 2
+                and all(is_whole(x) for x in known) and -tl <= known[0] <= known[1] <= tl):
+            raise SearchError(
+                f"known is a proven range (lo, hi) of the outcome, -{tl} <= lo <= hi <= {tl}, "
+                f"not {known!r}"
+            )
+
     def _exact_u(
         self, sign: bool | None, ceiling: int | None = None,
         known: tuple[int, int] | None = None,
@@ -1649,6 +1671,7 @@ class Search:
         its neighbour: the plays of one position mostly share a value or differ by one
         (``solve`` asks for each), and each search a guess saves can cost millions of
         nodes."""
+        self._check_known(sign, known)
         if known is None:
             if sign is None:
                 self._note_u(*self._sign_u(None), ceiling)

@@ -502,6 +502,8 @@ class Questions:
 
     def literal(self, cond: Condition) -> Lit:
         """The assumption literal that switches ``cond`` on (added on first use)."""
+        if not isinstance(cond, Condition):
+            raise SearchError(f"a condition is needed, not {cond!r}")
         lit = self.lits.get(cond)
         if lit is None:
             lit = self.rm.model.new_bool_var(f"cond{len(self.lits)}")
