@@ -369,13 +369,18 @@ def test_a_hand_built_record_is_judged_or_refused_never_crashes(
         record = replace(good, rounds=(bad_round, *good.rounds[1:]))
     except RecordError:
         return
+    _judged_or_refused(record)
+
+
+def _judged_or_refused(record: GameRecord) -> None:
+    """The referee judges ``record`` or names what is wrong with a CatboxError. A record it
+    finds valid (junk that still replays: an optional field left out, () for no neutral
+    tokens) is consistent: written and read back, it is judged the same."""
     try:
         verdict = verify(record)
     except CatboxError:
         return
     if verdict.valid:
-        # junk that still replays (an optional field left out, () for no neutral tokens,
-        # another round number) is a consistent record: written and read back, the same
         assert verify(read_record(write_record(record))) == verdict
     else:
         assert verdict.rule and verdict.message
@@ -456,9 +461,4 @@ def test_an_edited_record_is_refused_or_judged_never_crashes(text: str) -> None:
     except RecordError as err:
         assert str(err)
         return
-    try:
-        verdict = verify(record)
-    except CatboxError:
-        return
-    if verdict.valid:
-        assert verify(read_record(write_record(record))) == verdict
+    _judged_or_refused(record)

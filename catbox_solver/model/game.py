@@ -107,13 +107,18 @@ class RoundSetup:
     position: Position
 
 
+def _need_deal(the_deal: object) -> None:
+    """A CatboxError unless ``the_deal`` is a Deal (None failed deep inside)."""
+    if not isinstance(the_deal, Deal):
+        raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
+
+
 def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
     """The 2-player neutral tokens from the first 3 leftover cards (revealed right after the
     deal, as the rulebooks say), discards (simultaneous: every bot sees its dealt hand and
     those tokens), then predictions from the start player clockwise, each bot seeing the
     earlier ones."""
-    if not isinstance(the_deal, Deal):
-        raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
+    _need_deal(the_deal)
     if not is_whole(start) or not 0 <= start < the_deal.rules.players:
         raise CatboxError(f"start seat {start!r} outside 0..{the_deal.rules.players - 1}")
     if not isinstance(bots, Sequence):
@@ -181,8 +186,7 @@ def play_round(
     observer: Observer | None = None,
 ) -> RoundResult:
     """Play one round of a deal with the given bots (one per seat)."""
-    if not isinstance(the_deal, Deal):
-        raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
+    _need_deal(the_deal)
     if observer:
         observer("begin", {"round": number, "start": start, "revealed": the_deal.revealed})
     setup = setup_round(the_deal, start, bots)
