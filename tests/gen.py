@@ -9,6 +9,7 @@ Import as ``from gen import ...`` (pytest puts ``tests/`` on the path). The API 
 - :func:`paradox_free_line` -- a depth-first search for plays that finish the round with no
   paradox (random play almost never does), with a node budget.
 - :func:`paradox_free_round` -- a start position from the first seed that has such a line.
+- :func:`edited_text` -- a hypothesis strategy: a text file edited by hand at random.
 
 Everything is deterministic for a given seed; only the engine's own rules are used
 (``legal_plays``/``after``), so these helpers never decide legality themselves.
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+
+from hypothesis import strategies as st
 
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.position import Play, Position
@@ -105,3 +108,28 @@ def replay(pos: Position, plays: Sequence[Play]) -> list[Position]:
         pos = pos.play(play)
         line.append(pos)
     return line
+
+
+@st.composite
+def edited_text(draw: st.DrawFn, texts: Sequence[str], chars: str, max_edits: int = 4) -> str:
+    """One of ``texts`` with 1 to ``max_edits`` random edits, as by hand: a character of
+    ``chars`` put in or over one, a character deleted, a line dropped, doubled or swapped
+    with another (for the readers of files: whatever they get, they never crash)."""
+    lines_ = draw(st.sampled_from(list(texts))).splitlines()
+    for _ in range(draw(st.integers(1, max_edits))):
+        i = draw(st.integers(0, len(lines_) - 1))
+        kind = draw(st.sampled_from(["char", "delete", "insert", "drop", "double", "swap"]))
+        line = lines_[i]
+        if kind in ("char", "delete", "insert") and line:
+            j = draw(st.integers(0, len(line) - 1))
+            ch = draw(st.sampled_from(list(chars)))
+            lines_[i] = {"char": line[:j] + ch + line[j + 1:], "delete": line[:j] + line[j + 1:],
+                         "insert": line[:j] + ch + line[j:]}[kind]
+        elif kind == "drop" and len(lines_) > 1:
+            del lines_[i]
+        elif kind == "double":
+            lines_.insert(i, line)
+        elif kind == "swap":
+            k = draw(st.integers(0, len(lines_) - 1))
+            lines_[i], lines_[k] = lines_[k], lines_[i]
+    return "\n".join(lines_) + "\n"

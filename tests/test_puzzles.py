@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from gen import edited_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -381,32 +382,8 @@ def test_notation_of_curated_positions_is_canonical() -> None:
 _PUZZLE_TEXTS = [p.read_text(encoding="utf-8") for p in sorted(PUZZLES.glob("*.toml"))]
 
 
-@st.composite
-def _edited_puzzle(draw: st.DrawFn) -> str:
-    """A puzzle file of puzzles/ with a few random edits: characters changed, deleted or
-    inserted, lines dropped, doubled or swapped."""
-    lines = draw(st.sampled_from(_PUZZLE_TEXTS)).splitlines()
-    for _ in range(draw(st.integers(1, 3))):
-        i = draw(st.integers(0, len(lines) - 1))
-        kind = draw(st.sampled_from(["char", "delete", "insert", "drop", "double", "swap"]))
-        line = lines[i]
-        if kind in ("char", "delete", "insert") and line:
-            j = draw(st.integers(0, len(line) - 1))
-            ch = draw(st.sampled_from(list('0123456789rbygRBYGN.| "=[],-#x\\')))
-            lines[i] = {"char": line[:j] + ch + line[j + 1:], "delete": line[:j] + line[j + 1:],
-                        "insert": line[:j] + ch + line[j:]}[kind]
-        elif kind == "drop" and len(lines) > 1:
-            del lines[i]
-        elif kind == "double":
-            lines.insert(i, line)
-        elif kind == "swap":
-            k = draw(st.integers(0, len(lines) - 1))
-            lines[i], lines[k] = lines[k], lines[i]
-    return "\n".join(lines) + "\n"
-
-
 @settings(max_examples=200, deadline=None)
-@given(_edited_puzzle())
+@given(edited_text(_PUZZLE_TEXTS, '0123456789rbygRBYGN.| "=[],-#x\\', 3))
 def test_an_edited_puzzle_file_is_refused_or_read_never_crashes(text: str) -> None:
     """A puzzle file edited by hand: not TOML, or a PuzzleError (a CatboxError) naming
     what is wrong, or a puzzle that writes and reads back the same; never another
