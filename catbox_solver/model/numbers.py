@@ -75,4 +75,6 @@ def check_seconds(value: object, what: str = "timeout") -> float:
     return seconds
 
 
-__all__ = ["check_int", "check_seconds", "counted", "is_number", "is_whole", "whole_number"]
+__all__ = [
+    "check_int", "check_seconds", "counted", "is_deadline", "is_number", "is_whole", "whole_number",
+]
