@@ -18,7 +18,13 @@ from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
 from catbox_solver.export import puzzle_html, sheet_html, write_sheet
 from catbox_solver.model.bots import random_bots
 from catbox_solver.model.deal import deal, deck, first_lead
-from catbox_solver.model.game import play_game, play_round, setup_round
+from catbox_solver.model.game import (
+    game_winners,
+    hands_after_discards,
+    play_game,
+    play_round,
+    setup_round,
+)
 from catbox_solver.model.jsonform import position_from_dict, position_from_json, position_to_json
 from catbox_solver.model.notation import position_to_notation, read_position
 from catbox_solver.model.position import Play, Position
@@ -307,6 +313,14 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "cap must be at least 1 and at most 4611686018427387904, not " + str(10**30)),
     ("Questions literal None", lambda: Questions(POS).literal(None),  # type: ignore[arg-type]
      "a condition is needed, not None"),
+    ("game_winners empty", lambda: game_winners([], []),
+     "totals are whole numbers, one per seat, not []"),
+    ("game_winners lengths", lambda: game_winners([3, 4], [1]),
+     "2 totals but 1 final-round scores"),
+    ("hands_after_discards None", lambda: hands_after_discards([[1, 2]], None),  # type: ignore[arg-type]
+     "one discard per dealt hand is needed, not None for [[1, 2]]"),
+    ("hands_after_discards not held", lambda: hands_after_discards([[1, 2]], [3]),
+     "seat 0 discards 3, which is not in its hand [1, 2]"),
     ("write_sheet path None", lambda: write_sheet(
         [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
      "the sheet's path is a file name, not None"),

@@ -77,6 +77,11 @@ class GameResult:
 def game_winners(totals: Sequence[int], final_round: Sequence[int]) -> tuple[int, ...]:
     """The winner(s): highest total; on a tie the tied player with the higher score in the
     final round; if still tied, they share the win (all are returned)."""
+    for what, seq in (("totals", totals), ("final-round scores", final_round)):
+        if not isinstance(seq, Sequence) or not seq or not all(is_whole(x) for x in seq):
+            raise CatboxError(f"{what} are whole numbers, one per seat, not {seq!r}")
+    if len(totals) != len(final_round):
+        raise CatboxError(f"{len(totals)} totals but {len(final_round)} final-round scores")
     best = max(totals)
     tied = [s for s, t in enumerate(totals) if t == best]
     top_final = max(final_round[s] for s in tied)
@@ -87,9 +92,14 @@ def hands_after_discards(
     dealt: Sequence[Sequence[int]], discards: Sequence[int]
 ) -> tuple[tuple[int, ...], ...]:
     """Each dealt hand without its discarded card."""
+    if (not isinstance(dealt, Sequence) or not isinstance(discards, Sequence)
+            or len(dealt) != len(discards)):
+        raise CatboxError(f"one discard per dealt hand is needed, not {discards!r} for {dealt!r}")
     out = []
-    for hand, d in zip(dealt, discards, strict=True):
+    for seat, (hand, d) in enumerate(zip(dealt, discards, strict=True)):
         rest = list(hand)
+        if d not in rest:
+            raise CatboxError(f"seat {seat} discards {d!r}, which is not in its hand {hand!r}")
         rest.remove(d)
         out.append(tuple(rest))
     return tuple(out)
