@@ -123,14 +123,19 @@ def _need_deal(the_deal: object) -> None:
         raise CatboxError(f"a Deal is needed (catbox_solver.model.deal.deal), not {the_deal!r}")
 
 
+def _need_start(start: object, n: int) -> None:
+    """A CatboxError unless ``start`` is a seat of ``n`` players."""
+    if not is_whole(start) or not 0 <= start < n:
+        raise CatboxError(f"start seat {start!r} outside 0..{n - 1}")
+
+
 def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
     """The 2-player neutral tokens from the first 3 leftover cards (revealed right after the
     deal, as the rulebooks say), discards (simultaneous: every bot sees its dealt hand and
     those tokens), then predictions from the start player clockwise, each bot seeing the
     earlier ones."""
     _need_deal(the_deal)
-    if not is_whole(start) or not 0 <= start < the_deal.rules.players:
-        raise CatboxError(f"start seat {start!r} outside 0..{the_deal.rules.players - 1}")
+    _need_start(start, the_deal.rules.players)
     if not isinstance(bots, Sequence):
         raise CatboxError(f"bots are a list of one bot per seat, not {bots!r}")
     rules = the_deal.rules
@@ -274,8 +279,7 @@ def play_game(
     if not isinstance(rules, Ruleset):
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
-    if not is_whole(first_start) or not 0 <= first_start < n:
-        raise CatboxError(f"start seat {first_start!r} outside 0..{n - 1}")
+    _need_start(first_start, n)
     if bots is None:
         bots = random_bots(n, seed)
     rng = random.Random(seed)
