@@ -713,6 +713,9 @@ def rate_difficulty(nodes: int, depth: int, players: int, tempting: int, plays: 
     (200, 2000 search nodes), one when the longest refutation runs past the next full
     round of plays (more than ``2 * players`` plays), one for two or more tempting wrong
     plays; at most 5."""
+    for what, x in (("nodes", nodes), ("depth", depth), ("tempting", tempting), ("plays", plays)):
+        check_int(x, what, 0)
+    check_int(players, "players", 2, 5)
     d = 1 + sum(1 for s in NODE_STEPS if nodes >= s)
     if depth > 2 * players:
         d += 1

@@ -38,6 +38,7 @@ from catbox_solver.puzzles import (
     parse_condition,
     puzzle_from_dict,
     puzzle_to_toml,
+    rate_difficulty,
     solve_puzzle,
 )
 from catbox_solver.render import render_text
@@ -201,6 +202,20 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("play color 4", lambda: POS.play(Play(3, 4)), "Play(value=3, color=4) is not a card"),
     ("play value 3.0", lambda: POS.play(Play(3.0, 0)),  # type: ignore[arg-type]
      "Play(value=3.0, color=0) is not a card"),
+    # session 25: helpers outside the modules' __all__ lists, which raised AttributeError,
+    # TypeError or compared None with an int
+    ("hopeless None", lambda: lines.hopeless(None),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("replay None", lambda: ex.replay(None, [], []),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("replay line None", lambda: ex.replay(POS, None, []),  # type: ignore[arg-type]
+     "a line is a sequence of plays, not None"),
+    ("replay line of text", lambda: ex.replay(POS, ["3b"], []),  # type: ignore[list-item]
+     "a line is a sequence of plays, not ['3b']"),
+    ("rate_difficulty nodes None", lambda: rate_difficulty(None, 1, 4, 0, 3),  # type: ignore[arg-type]
+     "nodes must be a whole number, not None"),
+    ("rate_difficulty players 7", lambda: rate_difficulty(10, 1, 7, 0, 3),
+     "players must be at least 2 and at most 5, not 7"),
     ("owner_of -1", lambda: POS.owner_of(-1, 0), "no cell of value -1 and color 0"),
     ("dd_table jobs 1.5", lambda: dd_table(POS, jobs=1.5),  # type: ignore[arg-type]
      "jobs must be 0 (one per core) or 1 to 64, not 1.5"),

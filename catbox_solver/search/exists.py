@@ -34,7 +34,7 @@ from catbox_solver.model.cpsat import (
 )
 from catbox_solver.model.notation import COVERED
 from catbox_solver.model.numbers import check_int, check_seconds
-from catbox_solver.model.position import PLAYS, Play, Position
+from catbox_solver.model.position import PLAYS, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.interrupt import Interrupted, solve_cp
 
@@ -459,7 +459,11 @@ def extract_line(rm: RoundModel, solver: cp_model.CpSolver) -> tuple[Play, ...]:
 
 def replay(pos: Position, line: Sequence[Play], conditions: Sequence[Condition]) -> Position:
     """Play ``line`` from ``pos`` through the rules engine; the round must be over at its
-    end and every condition must hold, else :class:`WitnessBug`."""
+    end and every condition must hold, else :class:`WitnessBug`. (A position that is
+    not one, or a line that is not a sequence of plays, is the caller's error.)"""
+    need_position(pos)
+    if not isinstance(line, (list, tuple)) or not all(isinstance(pl, Play) for pl in line):
+        raise SearchError(f"a line is a sequence of plays, not {line!r}")
     cur = pos
     for i, pl in enumerate(line):
         try:

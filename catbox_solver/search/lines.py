@@ -19,6 +19,7 @@ def hopeless(pos: Position) -> bool:
     an empty cell that no seat can fill (nobody holds the value with that color still
     declarable) stays empty; at the end exactly ``empty cells - plays left`` cells stay empty
     (0 with 3 and 4 players, 1 with 2 and 5)."""
+    need_position(pos)
     rules = pos.rules
     held = [0] * (rules.values + 1)
     can = [0] * (rules.values + 1)
