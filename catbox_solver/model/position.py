@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
+from catbox_solver.errors import CatboxError, IllegalPlayError, NotationError, PositionError
 from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Ruleset
 
@@ -695,11 +695,12 @@ def _check_follows(pos: Position) -> None:
             )
 
 
-def need_position(pos: object) -> None:
-    """A PositionError unless ``pos`` is a Position: None or a notation string passed
-    where a Position is meant failed with an AttributeError deep inside."""
+def need_position(pos: object, error: type[CatboxError] = PositionError) -> None:
+    """A PositionError (or ``error``: the solvers raise SearchError for their arguments)
+    unless ``pos`` is a Position: None or a notation string passed where a Position is
+    meant failed with an AttributeError deep inside."""
     if not isinstance(pos, Position):
-        raise PositionError(f"a position is needed, not {type(pos).__name__}")
+        raise error(f"a position is needed, not {type(pos).__name__}")
 
 
 def check_position(pos: Position) -> None:

@@ -54,7 +54,13 @@ from typing import Any
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.numbers import check_int, check_seconds, is_deadline, is_whole
-from catbox_solver.model.position import Play, Position, largest_group, trick_winner_index
+from catbox_solver.model.position import (
+    Play,
+    Position,
+    largest_group,
+    need_position,
+    trick_winner_index,
+)
 from catbox_solver.model.rules import COLOR_CHARS, RED
 from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.search.fast import FastState
@@ -224,13 +230,8 @@ class Answer:
         return tuple(sorted(self.plays, key=rank))
 
 
-def _check_position(pos: Position) -> None:
-    if not isinstance(pos, Position):
-        raise SearchError(f"a position is needed, not {type(pos).__name__}")
-
-
 def _check_hero(pos: Position, hero: int) -> None:
-    _check_position(pos)
+    need_position(pos, SearchError)
     if not is_whole(hero) or not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
@@ -2388,7 +2389,7 @@ def dd_table(
     are first narrowed by short searches (Search.narrow_u) before any is searched
     exactly. Each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
-    _check_position(pos)
+    need_position(pos, SearchError)
     _check_engine(engine)
     jobs = _check_jobs(jobs)
     start = search_clock(engine)

@@ -497,8 +497,7 @@ class Questions:
     once, behind its own assumption literal, and a question assumes only its own."""
 
     def __init__(self, pos: Position) -> None:
-        if not isinstance(pos, Position):
-            raise SearchError(f"a position is needed, not {type(pos).__name__}")
+        need_position(pos, SearchError)
         self.pos = pos
         self.rm = build_round(pos)
         self.lits: dict[Condition, Lit] = {}
