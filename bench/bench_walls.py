@@ -1,0 +1,117 @@
+"""Benchmark of the walls: the single zero-window searches that keep `tricks` from the
+first lead over its 60 s goal (docs/search.md, "What would reach the missing goal").
+
+Each wall is one question "u >= r?" (u: the outcome of the rest of the round for the hero,
+see docs/search.md) on a first-lead position of bench_search.py after a few plays, searched
+from a fresh table with the compiled core under a node cap. Node counts do not depend on
+the machine (the order and the table are deterministic), so a change to the search can be
+judged on them alone: a wall that finishes in fewer nodes, or one that now finishes under
+the cap, is progress. The figures printed are the answer (True, False, or "open" when the
+cap ran out), the nodes, the seconds and the nodes per second.
+
+The known answers come from searches without a cap (sessions 21-24, search-history.md);
+a finished search that disagrees with one is reported as WRONG and the exit code is 1.
+
+Examples::
+
+    python bench/bench_walls.py                       # every wall, 50 M nodes each
+    python bench/bench_walls.py --cap 20e6 --walls p0-2b-4b,p0-1b
+    python bench/bench_walls.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_search import FIRST_LEAD, bench_positions  # noqa: E402
+
+from catbox_solver.model.position import Play, Position  # noqa: E402
+from catbox_solver.search.dd import Search  # noqa: E402
+
+
+class Wall(NamedTuple):
+    """One search: ``players``' first-lead position ``number`` of bench_search.py, the
+    ``plays`` made from it, the threshold ``r`` (hero: the first leader), the known
+    answer (None: not known) and where it was measured."""
+
+    name: str
+    players: int
+    number: int
+    plays: tuple[str, ...]
+    r: int
+    known: bool | None
+    note: str
+
+
+WALLS: tuple[Wall, ...] = (
+    Wall("p0-1b", 4, 0, ("1b",), -4, False,
+         "9.46 M nodes (learned order from 7 tricks left), over 303 M from 8 (session 21)"),
+    Wall("p0-2b", 4, 0, ("2b",), -4, False,
+         "over 608 M nodes unfinished (session 21); False: seat 1's 4b refutes (session 24)"),
+    Wall("p0-2b-4b", 4, 0, ("2b", "4b"), -4, False,
+         "the refuting answer to p0-2b alone: 18.9 M nodes (session 24)"),
+    Wall("p0-2b-2r", 4, 0, ("2b", "2r"), -4, True,
+         "a red answer to p0-2b, the hero escapes: 6.7 M nodes (session 24)"),
+    Wall("p1-2b", 4, 1, ("2b",), -4, False,
+         "348.7 M nodes (learned order from 7), 11.2 M from 8 (session 21)"),
+    Wall("p1-4b", 4, 1, ("4b",), -5, False,
+         "about 225-241 M nodes under every order of the first two tricks (session 22)"),
+)
+
+
+def wall_position(wall: Wall) -> tuple[Position, int]:
+    """The position of ``wall`` and its hero (the first leader)."""
+    pos = bench_positions(wall.players, FIRST_LEAD)[wall.number]
+    hero = pos.to_move
+    for text in wall.plays:
+        pos = pos.play(Play.parse(text))
+    return pos, hero
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cap", type=float, default=50e6, help="node cap per search")
+    ap.add_argument("--walls", default="", help="names, comma-separated (default: all)")
+    ap.add_argument("--list", action="store_true", help="list the walls and stop")
+    args = ap.parse_args(argv)
+    chosen = WALLS
+    if args.walls:
+        names = args.walls.split(",")
+        unknown = [x for x in names if x not in {w.name for w in WALLS}]
+        if unknown:
+            ap.error(f"unknown wall(s): {', '.join(unknown)}")
+        chosen = tuple(w for w in WALLS if w.name in names)
+    if args.list:
+        for w in chosen:
+            plays = " ".join(w.plays)
+            print(f"{w.name:10s} {w.players}p #{w.number} {plays:8s} u >= {w.r}: {w.note}")
+        return 0
+    cap = int(args.cap)
+    wrong = 0
+    print(f"{'wall':10s} {'plays':8s} {'r':>3s} {'answer':6s} {'nodes':>13s} {'s':>7s} {'M/s':>5s}")
+    for w in chosen:
+        pos, hero = wall_position(w)
+        search = Search(pos, hero)
+        t = time.perf_counter()
+        res = search._u_within(w.r, cap)  # noqa: SLF001 (the node cap is what is measured)
+        dt = time.perf_counter() - t
+        shown = "open" if res is None else str(res)
+        flag = ""
+        if res is not None and w.known is not None and res != w.known:
+            flag = f"  WRONG (known: {w.known})"
+            wrong += 1
+        rate = search.nodes / dt / 1e6 if dt > 0 else 0.0
+        print(f"{w.name:10s} {' '.join(w.plays):8s} {w.r:3d} {shown:6s} {search.nodes:13,d} "
+              f"{dt:7.1f} {rate:5.2f}{flag}", flush=True)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
