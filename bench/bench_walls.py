@@ -9,14 +9,20 @@ judged on them alone: a wall that finishes in fewer nodes, or one that now finis
 the cap, is progress. The figures printed are the answer (True, False, or "open" when the
 cap ran out), the nodes, the seconds and the nodes per second.
 
-The known answers come from searches without a cap (sessions 21-24, search-history.md);
+The known answers come from searches without a cap (sessions 21-25, search-history.md);
 a finished search that disagrees with one is reported as WRONG and the exit code is 1.
+
+``--split`` searches instead each legal play of the seat to move at the wall on its own
+(the position after the play, the same question, a fresh table, the same cap): the way
+session 24 found which answer refutes a wall, and so what a better order would have to
+try first. The refuting plays (False) are listed at the end.
 
 Examples::
 
     python bench/bench_walls.py                       # every wall, 50 M nodes each
     python bench/bench_walls.py --cap 20e6 --walls p0-2b-4b,p0-1b
     python bench/bench_walls.py --list
+    python bench/bench_walls.py --split --walls p0-2b --cap 30e6
 """
 
 from __future__ import annotations
@@ -59,8 +65,12 @@ WALLS: tuple[Wall, ...] = (
          "the refuting answer to p0-2b alone: 18.9 M nodes (session 24)"),
     Wall("p0-2b-2r", 4, 0, ("2b", "2r"), -4, True,
          "a red answer to p0-2b, the hero escapes: 6.7 M nodes (session 24)"),
+    Wall("p0-1b-2y", 4, 0, ("1b", "2y"), -4, False,
+         "the one answer to p0-1b found to refute it alone: 9.46 M nodes (session 25)"),
     Wall("p1-2b", 4, 1, ("2b",), -4, False,
          "348.7 M nodes (learned order from 7), 11.2 M from 8 (session 21)"),
+    Wall("p1-2b-6b", 4, 1, ("2b", "6b"), -4, False,
+         "the cheapest of p1-2b's many refuting answers alone: 6.45 M nodes (session 25)"),
     Wall("p1-4b", 4, 1, ("4b",), -5, False,
          "about 225-241 M nodes under every order of the first two tricks (session 22)"),
 )
@@ -75,11 +85,43 @@ def wall_position(wall: Wall) -> tuple[Position, int]:
     return pos, hero
 
 
+def _row(name: str, plays: str, r: int, res: bool | None, nodes: int, dt: float,
+         flag: str = "") -> str:
+    shown = "open" if res is None else str(res)
+    rate = nodes / dt / 1e6 if dt > 0 else 0.0
+    return f"{name:10s} {plays:8s} {r:3d} {shown:6s} {nodes:13,d} {dt:7.1f} {rate:5.2f}{flag}"
+
+
+def _search(pos: Position, hero: int, r: int, cap: int) -> tuple[bool | None, int, float]:
+    """``u >= r`` for ``hero`` on ``pos`` from a fresh table within ``cap`` nodes: the
+    answer (None: open), the nodes and the seconds."""
+    search = Search(pos, hero)
+    t = time.perf_counter()
+    res = search._u_within(r, cap)  # noqa: SLF001 (the node cap is what is measured)
+    return res, search.nodes, time.perf_counter() - t
+
+
+def split(wall: Wall, cap: int) -> list[str]:
+    """Each legal play at ``wall`` searched on its own (printed as it ends); the plays
+    whose search ended False (they refute the wall's question)."""
+    pos, hero = wall_position(wall)
+    refuting = []
+    for play in pos.legal_plays():
+        res, nodes, dt = _search(pos.play(play), hero, wall.r, cap)
+        plays = " ".join((*wall.plays, play.text))
+        print(_row(wall.name, plays, wall.r, res, nodes, dt), flush=True)
+        if res is False:
+            refuting.append(play.text)
+    return refuting
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=50e6, help="node cap per search")
     ap.add_argument("--walls", default="", help="names, comma-separated (default: all)")
     ap.add_argument("--list", action="store_true", help="list the walls and stop")
+    ap.add_argument("--split", action="store_true",
+                    help="search each play of the seat to move at the wall on its own")
     args = ap.parse_args(argv)
     chosen = WALLS
     if args.walls:
@@ -97,19 +139,16 @@ def main(argv: list[str] | None = None) -> int:
     wrong = 0
     print(f"{'wall':10s} {'plays':8s} {'r':>3s} {'answer':6s} {'nodes':>13s} {'s':>7s} {'M/s':>5s}")
     for w in chosen:
-        pos, hero = wall_position(w)
-        search = Search(pos, hero)
-        t = time.perf_counter()
-        res = search._u_within(w.r, cap)  # noqa: SLF001 (the node cap is what is measured)
-        dt = time.perf_counter() - t
-        shown = "open" if res is None else str(res)
+        if args.split:
+            refuting = split(w, cap)
+            print(f"{w.name}: refuted by {' '.join(refuting) or 'none within the cap'}")
+            continue
+        res, nodes, dt = _search(*wall_position(w), w.r, cap)
         flag = ""
         if res is not None and w.known is not None and res != w.known:
             flag = f"  WRONG (known: {w.known})"
             wrong += 1
-        rate = search.nodes / dt / 1e6 if dt > 0 else 0.0
-        print(f"{w.name:10s} {' '.join(w.plays):8s} {w.r:3d} {shown:6s} {search.nodes:13,d} "
-              f"{dt:7.1f} {rate:5.2f}{flag}", flush=True)
+        print(_row(w.name, " ".join(w.plays), w.r, res, nodes, dt, flag), flush=True)
     return 1 if wrong else 0
 
 
