@@ -13,9 +13,11 @@ The known answers come from searches without a cap (sessions 21-25, search-histo
 a finished search that disagrees with one is reported as WRONG and the exit code is 1.
 
 ``--split`` searches instead each legal play of the seat to move at the wall on its own
-(the position after the play, the same question, a fresh table, the same cap): the way
-session 24 found which answer refutes a wall, and so what a better order would have to
-try first. The refuting plays (False) are listed at the end.
+(the position after the play, the same question, a fresh table, the same cap), in the
+search's own order for the coalition at r < 0, and prints each one's place in that
+order: the way session 24 found which answer refutes a wall, and so what a better order
+would have to try first. The refuting plays (False) are listed at the end. ``--node``
+asks the same of any position of bench_search.py after any plays.
 
 Examples::
 
@@ -23,6 +25,7 @@ Examples::
     python bench/bench_walls.py --cap 20e6 --walls p0-2b-4b,p0-1b
     python bench/bench_walls.py --list
     python bench/bench_walls.py --split --walls p0-2b --cap 30e6
+    python bench/bench_walls.py --split --node "4:3:1b:-4" --cap 10e6
 """
 
 from __future__ import annotations
@@ -102,17 +105,34 @@ def _search(pos: Position, hero: int, r: int, cap: int) -> tuple[bool | None, in
 
 
 def split(wall: Wall, cap: int) -> list[str]:
-    """Each legal play at ``wall`` searched on its own (printed as it ends); the plays
-    whose search ended False (they refute the wall's question)."""
+    """Each legal play at ``wall`` searched on its own, in the search's own order for
+    the coalition when the hero is cornered (r < 0), each printed as it ends with its
+    place in that order; the plays whose search ended False (they refute the wall's
+    question)."""
     pos, hero = wall_position(wall)
+    order = Search(pos, hero)._order_low(list(pos.legal_plays()), pos.to_move)  # noqa: SLF001
     refuting = []
-    for play in pos.legal_plays():
+    for place, play in enumerate(order, 1):
         res, nodes, dt = _search(pos.play(play), hero, wall.r, cap)
         plays = " ".join((*wall.plays, play.text))
-        print(_row(wall.name, plays, wall.r, res, nodes, dt), flush=True)
+        print(_row(wall.name, plays, wall.r, res, nodes, dt, f"  (#{place} in order)"),
+              flush=True)
         if res is False:
             refuting.append(play.text)
     return refuting
+
+
+def parse_node(text: str) -> Wall:
+    """A wall given on the command line as PLAYERS:NUMBER:PLAYS:R (plays space-separated,
+    e.g. "4:3:1b 2y:-4"); its answer is not known."""
+    try:
+        players, number, plays, r = text.split(":")
+        wall = Wall("node", int(players), int(number), tuple(plays.split()), int(r), None, "")
+        wall_position(wall)
+    except Exception as exc:  # noqa: BLE001 (any bad part: say which node)
+        raise ValueError(f"bad --node {text!r} (PLAYERS:NUMBER:PLAYS:R, "
+                         f"e.g. '4:3:1b 2y:-4'): {exc}") from None
+    return wall
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=float, default=50e6, help="node cap per search")
     ap.add_argument("--walls", default="", help="names, comma-separated (default: all)")
     ap.add_argument("--list", action="store_true", help="list the walls and stop")
+    ap.add_argument("--node", action="append", default=[], metavar="P:N:PLAYS:R",
+                    help="a search of your own instead of the walls: players, position "
+                    "number, plays, threshold (repeatable)")
     ap.add_argument("--split", action="store_true",
                     help="search each play of the seat to move at the wall on its own")
     args = ap.parse_args(argv)
@@ -130,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             ap.error(f"unknown wall(s): {', '.join(unknown)}")
         chosen = tuple(w for w in WALLS if w.name in names)
+    if args.node:
+        try:
+            chosen = tuple(parse_node(text) for text in args.node)
+        except ValueError as exc:
+            ap.error(str(exc))
     if args.list:
         for w in chosen:
             plays = " ".join(w.plays)
