@@ -31,6 +31,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -79,9 +80,16 @@ WALLS: tuple[Wall, ...] = (
 )
 
 
+@functools.cache
+def _first_leads(players: int) -> tuple[Position, ...]:
+    """bench_search.py's first-lead positions (about 1.4 s to find: made once per player
+    count, not once per wall)."""
+    return tuple(bench_positions(players, FIRST_LEAD))
+
+
 def wall_position(wall: Wall) -> tuple[Position, int]:
     """The position of ``wall`` and its hero (the first leader)."""
-    pos = bench_positions(wall.players, FIRST_LEAD)[wall.number]
+    pos = _first_leads(wall.players)[wall.number]
     hero = pos.to_move
     for text in wall.plays:
         pos = pos.play(Play.parse(text))
