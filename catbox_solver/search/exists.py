@@ -461,7 +461,7 @@ def replay(pos: Position, line: Sequence[Play], conditions: Sequence[Condition])
     """Play ``line`` from ``pos`` through the rules engine; the round must be over at its
     end and every condition must hold, else :class:`WitnessBug`. (A position that is
     not one, or a line that is not a sequence of plays, is the caller's error.)"""
-    need_position(pos)
+    need_position(pos, SearchError)
     if not isinstance(line, (list, tuple)) or not all(isinstance(pl, Play) for pl in line):
         raise SearchError(f"a line is a sequence of plays, not {line!r}")
     cur = pos
