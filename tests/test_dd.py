@@ -713,6 +713,40 @@ def test_the_dd_table_narrowing_changes_no_answer(monkeypatch: pytest.MonkeyPatc
     assert tables >= 55
 
 
+def test_the_race_of_plays_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the race of Search._u_raced on from 1 trick left, after a first search of 1-10
+    nodes (so that most nodes race), every paradox verdict and every play's trick value
+    equal the plain minimax's, and so does the DD table; races run at the hero's turn and
+    at another seat's, and end both ways at each."""
+    seen: set[tuple[bool, bool]] = set()
+    race = Search._u_raced
+
+    def spy(self: Search, r: int) -> bool:
+        before = self.races
+        res = race(self, r)
+        if self.races > before:
+            seen.add((self.st.to_move == self.hero, res))
+        return res
+
+    monkeypatch.setattr(Search, "_u_raced", spy)
+    monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+    cases = 0
+    for k, (pos, hero) in enumerate(_small_positions()[:120]):
+        monkeypatch.setattr(dd_mod, "_RACE_NODES", (1, 3, 10)[k % 3])
+        for q in ("paradox", "tricks"):
+            ans = solve(pos, hero, q)
+            expect = [minimax(pos.after(p), hero, q) for p in pos.legal_plays()]
+            assert [r.result for r in ans.plays] == expect, (pos, hero, q)
+            cases += 1
+        if k % 4 == 0:
+            monkeypatch.setattr(dd_mod, "_RACE_FROM", 99)
+            plain = dd_table(pos)
+            monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+            assert dd_table(pos).rows == plain.rows, repr(pos)
+    assert cases == 240
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}
+
+
 def _recorder() -> tuple[list[tuple[int, int, str]], Callable[[int, int, str], None]]:
     """A progress callback and the list of its calls."""
     calls: list[tuple[int, int, str]] = []
