@@ -1,5 +1,6 @@
 """Benchmark of the walls: the single zero-window searches that keep `tricks` from the
-first lead over its 60 s goal (docs/search.md, "What would reach the missing goal").
+first lead over its 60 s goal (docs/search.md, "What would reach the missing goal"),
+and one paradox verdict (r = 0) that kept a 5-player `paradox` answer over 60 s.
 
 Each wall is one question "u >= r?" (u: the outcome of the rest of the round for the hero,
 see docs/search.md) on a first-lead position of bench_search.py after a few plays, searched
@@ -14,9 +15,9 @@ a finished search that disagrees with one is reported as WRONG and the exit code
 
 ``--split`` searches instead each legal play of the seat to move at the wall on its own
 (the position after the play, the same question, a fresh table, the same cap), in the
-search's own order for the coalition at r < 0, and prints each one's place in that
-order: the way session 24 found which answer refutes a wall, and so what a better order
-would have to try first. The refuting plays (False) are listed at the end. ``--node``
+search's own order at the wall's threshold, and prints each one's place in that order:
+the way session 24 found which answer refutes a wall, and so what a better order would
+have to try first. The refuting plays (False) are listed at the end. ``--node``
 asks the same of any position of bench_search.py after any plays.
 
 Examples::
@@ -74,9 +75,13 @@ WALLS: tuple[Wall, ...] = (
     Wall("p1-2b", 4, 1, ("2b",), -4, False,
          "348.7 M nodes (learned order from 7), 11.2 M from 8 (session 21)"),
     Wall("p1-2b-6b", 4, 1, ("2b", "6b"), -4, False,
-         "the cheapest of p1-2b's many refuting answers alone: 6.45 M nodes (session 25)"),
+         "one of p1-2b's eight refuting answers alone: 6.45 M nodes (4b: 5.24 M; session 25)"),
     Wall("p1-4b", 4, 1, ("4b",), -5, False,
          "about 225-241 M nodes under every order of the first two tricks (session 22)"),
+    Wall("5p10-5b", 5, 10, ("5b",), 0, False,
+         "a paradox verdict: 351.8 M nodes; 38.7 M raced (Search._u_raced, session 26)"),
+    Wall("5p10-5b-6y", 5, 10, ("5b", "6y"), 0, False,
+         "the cheapest of 5p10-5b's refuting answers alone: 2.73 M nodes (session 26)"),
 )
 
 
@@ -113,12 +118,15 @@ def _search(pos: Position, hero: int, r: int, cap: int) -> tuple[bool | None, in
 
 
 def split(wall: Wall, cap: int) -> list[str]:
-    """Each legal play at ``wall`` searched on its own, in the search's own order for
-    the coalition when the hero is cornered (r < 0), each printed as it ends with its
-    place in that order; the plays whose search ended False (they refute the wall's
+    """Each legal play at ``wall`` searched on its own, in the search's own order at the
+    wall's threshold (the cornered hero's order at r < 0), each printed as it ends with
+    its place in that order; the plays whose search ended False (they refute the wall's
     question)."""
     pos, hero = wall_position(wall)
-    order = Search(pos, hero)._order_low(list(pos.legal_plays()), pos.to_move)  # noqa: SLF001
+    search = Search(pos, hero)
+    plays = list(pos.legal_plays())
+    order = (search._order_low(plays, pos.to_move) if wall.r < 0  # noqa: SLF001
+             else search._order(plays, pos.to_move, wall.r > 0))  # noqa: SLF001
     refuting = []
     for place, play in enumerate(order, 1):
         res, nodes, dt = _search(pos.play(play), hero, wall.r, cap)
