@@ -123,10 +123,8 @@ def split(wall: Wall, cap: int) -> list[str]:
     its place in that order; the plays whose search ended False (they refute the wall's
     question)."""
     pos, hero = wall_position(wall)
-    search = Search(pos, hero)
-    plays = list(pos.legal_plays())
-    order = (search._order_low(plays, pos.to_move) if wall.r < 0  # noqa: SLF001
-             else search._order(plays, pos.to_move, wall.r > 0))  # noqa: SLF001
+    order = Search(pos, hero)._search_order(  # noqa: SLF001
+        list(pos.legal_plays()), pos.to_move, wall.r)
     refuting = []
     for place, play in enumerate(order, 1):
         res, nodes, dt = _search(pos.play(play), hero, wall.r, cap)

@@ -309,9 +309,7 @@ class Search:
         self.loss_led = rules.color_loss == "led"
         self.red_ok = rules.red_lead != "never"
         self._stopped = False
-        self.race_from = _RACE_FROM
-        self.race_nodes = _RACE_NODES
-        self.races = 0  # races run (_u_raced past its first search): for tests and benches
+        self.races = 0  # races run (_u_raced past its first search): the tests check them
         self._core: Core | None = None
         if engine == "compiled":
             st = self.st
@@ -398,13 +396,13 @@ class Search:
         core = self._loaded_core()
         if core is None:
             return self._u_py(r)
-        if r == 0 and self.st.tricks_left >= self.race_from:
+        if r == 0 and self.st.tricks_left >= _RACE_FROM:
             return self._u_raced(r)
         return self._core_answer(core.u, r, self.deadline)
 
     def _u_raced(self, r: int) -> bool:
         """``_u(r)`` by a race of the plays of the seat to move, when a search of the node
-        itself has not ended within ``race_nodes`` nodes: each play still open gets a
+        itself has not ended within _RACE_NODES nodes: each play still open gets a
         search within a node cap, the cap doubling each round; the first play that decides
         the node (a proof for the hero, a refutation for the others) ends it, and the node
         goes the other way when every play has gone that way. Why: at the first lead the
@@ -412,14 +410,14 @@ class Search:
         each cost far more to search to the end (5-player position 10's 5b: 351.8 M nodes,
         its refuting answer 6y alone 2.7 M). What each capped search finishes stays in the
         table, so the next round goes on from it."""
-        res = self._u_within(r, self.race_nodes)
+        res = self._u_within(r, _RACE_NODES)
         if res is not None:
             return res
         st = self.st
         p = st.to_move
         hero_moves = p == self.hero
-        plays = self._order_low(st.legal(), p) if r < 0 else self._order(st.legal(), p, r > 0)
-        cap = self.race_nodes
+        plays = self._search_order(st.legal(), p, r)
+        cap = _RACE_NODES
         self.races += 1
         while plays:
             cap *= 2
@@ -578,7 +576,7 @@ class Search:
         lost_led = self.loss_led
         last = len(trick) == n - 1
         won_r = r - 1 if r >= 1 else r + 1 if r <= -1 else 0
-        for play in (self._order_low(plays, p) if r < 0 else self._order(plays, p, r > 0)):
+        for play in self._search_order(plays, p, r):
             v, c = play
             sh = 4 * v - 4
             st.used = used | 1 << (sh + c)
@@ -1414,6 +1412,11 @@ class Search:
         return tricks + group
 
     # ---- move ordering ----------------------------------------------------------------
+    def _search_order(self, plays: list[Play], p: int, r: int) -> list[Play]:
+        """The plays of seat ``p`` in the order the search ``u >= r`` tries them: the
+        cornered hero's order at r < 0, else the hero wanting tricks (r > 0) or not."""
+        return self._order_low(plays, p) if r < 0 else self._order(plays, p, r > 0)
+
     def _order_low(self, plays: list[Play], p: int) -> list[Play]:
         """Order when the hero aims to win few tricks (r < 0): the hero keeps its colors
         but first plays that cannot win the trick as it stands; the coalition as usual."""
