@@ -4,14 +4,12 @@ timeouts (unknown), batches."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from child import sigint_child
 from click.testing import CliRunner
 from gen import random_line, start_position
 from minimax_ref import minimax
@@ -207,17 +205,8 @@ def test_ctrl_c_prints_what_was_proven(cmd: list[str]) -> None:
         "print('go', file=sys.stderr, flush=True)\n"
         f"main({[cmd[0], position_to_json(pos), *cmd[1:]]!r})\n"
     )
-    child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stderr is not None and child.stderr.readline() == "go\n"
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
-    finally:
-        child.kill()
-    assert child.returncode == 130, err
+    returncode, out, err, _ = sigint_child(code, 0.5)
+    assert returncode == 130, err
     assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
     if "--json" in cmd:
         data = json.loads(out)

@@ -6,9 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from child import sigint_child
 from gen import paradox_free_line, paradox_free_round, random_line, start_position
 from hypothesis import given
 from hypothesis import strategies as st
@@ -1171,19 +1169,8 @@ def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
     the search under way ended (over 120 s, measured). The bound is loose on purpose (not
     a timing test); the child is killed after 30 s so that a failure fails in time."""
     code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs, engine=engine)
-    child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None and child.stdout.readline() == "go\n"
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        t0 = time.perf_counter()
-        out, err = child.communicate(timeout=30)
-    finally:
-        child.kill()
-    assert time.perf_counter() - t0 < 10 and "finished" not in out
+    _, out, err, seconds = sigint_child(code, 0.5, go_on="stdout")
+    assert seconds < 10 and "finished" not in out
     assert err.rstrip().endswith("Interrupted: stopped by Ctrl-C") and "SystemError" not in err
     # what was proven by then: the value unknown with a range, every play exact or ranged
     # (8 tricks left, none won: a paradox after 7 more tricks at worst, 8 tricks at best)

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from child import sigint_child
 from click.testing import CliRunner
 from gen import start_position
 
@@ -44,25 +43,8 @@ _HARD_MODEL = (
 def _sigint_child(code: str, delay: float = 0.3, ignore: bool = False) -> tuple[int, str, str]:
     """Run ``code`` in a child Python with SIGINT as Python sets it (or ignored), send it
     a SIGINT ``delay`` seconds after it prints "go" on stderr; its exit code and output."""
-
-    def start() -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN if ignore else signal.SIG_DFL)
-
-    child = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=start,
-    )
-    try:
-        assert child.stderr is not None and child.stderr.readline() == "go\n"
-        time.sleep(delay)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
-    finally:
-        child.kill()
-    return child.returncode, out, err
+    rc, out, err, _ = sigint_child(code, delay, ignore=ignore)
+    return rc, out, err
 
 
 def test_ctrl_c_stops_a_cp_sat_solve() -> None:
@@ -343,3 +325,24 @@ def test_cli_prove_real_ctrl_c() -> None:
     assert rest == cells[len(cells) - len(rest):] and len(rest) >= 1
     decided = " ".join(data["findings"][:2])
     assert all(c in decided for c in cells[: len(cells) - len(rest)])
+
+
+def test_a_child_that_hangs_after_ctrl_c_fails_with_its_stacks() -> None:
+    """The Ctrl-C tests' helper: a child still running after SIGINT (here one that ignores
+    it, in a function named so that its stack can be recognised) fails the test within the
+    limit, and the failure shows where each of its threads was."""
+    code = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "def waiting_for_ever():\n"
+        "    print('go', file=sys.stderr, flush=True)\n"
+        "    time.sleep(60)\n"
+        "waiting_for_ever()\n"
+    )
+    start = time.perf_counter()
+    with pytest.raises(pytest.fail.Exception) as failed:
+        sigint_child(code, 0.1, limit=1.0)
+    assert time.perf_counter() - start < 20
+    message = str(failed.value)
+    assert "still ran 1 s after SIGINT" in message
+    assert "Current thread" in message and "in waiting_for_ever" in message
