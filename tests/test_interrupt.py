@@ -297,6 +297,19 @@ def test_cli_ctrl_c_anywhere_ends_with_130(monkeypatch: pytest.MonkeyPatch) -> N
     assert (code, err) == (130, "stopped by Ctrl-C\n")
 
 
+def test_cli_ctrl_c_while_reading_the_command_line_ends_with_130(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A KeyboardInterrupt while click reads the arguments, before any command runs (a
+    Ctrl-C right at the start), also ends with one line and exit code 130."""
+    import click
+
+    def interrupted(*args: Any, **kwargs: Any) -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(click.Command, "parse_args", interrupted)
+    assert _run("legal", "x") == (130, "", "stopped by Ctrl-C\n")
+
 def test_cli_prove_real_ctrl_c() -> None:
     """A real SIGINT to catbox prove while it asks which cells can be empty (5 players):
     exit 130 at once, and every cell is either decided or named undecided, in order."""

@@ -39,6 +39,8 @@ class CatboxGroup(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:  # an unknown command, a bad option of catbox itself
             _usage_error(exc)
+        except KeyboardInterrupt:  # Ctrl-C before any command runs (click: "Aborted!", 1)
+            stopped()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
