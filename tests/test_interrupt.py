@@ -310,6 +310,7 @@ def test_cli_ctrl_c_while_reading_the_command_line_ends_with_130(
     monkeypatch.setattr(click.Command, "parse_args", interrupted)
     assert _run("legal", "x") == (130, "", "stopped by Ctrl-C\n")
 
+
 def test_cli_prove_real_ctrl_c() -> None:
     """A real SIGINT to catbox prove while it asks which cells can be empty (5 players):
     exit 130 at once, and every cell is either decided or named undecided, in order."""
