@@ -40,13 +40,6 @@ _HARD_MODEL = (
 )
 
 
-def _sigint_child(code: str, delay: float = 0.3, ignore: bool = False) -> tuple[int, str, str]:
-    """Run ``code`` in a child Python with SIGINT as Python sets it (or ignored), send it
-    a SIGINT ``delay`` seconds after it prints "go" on stderr; its exit code and output."""
-    rc, out, err, _ = sigint_child(code, delay, ignore=ignore)
-    return rc, out, err
-
-
 def test_ctrl_c_stops_a_cp_sat_solve() -> None:
     """A SIGINT during a CP-SAT solve with a 60 s limit stops it at once: solve_cp raises
     Interrupted (before, CP-SAT caught the signal and returned as if the time was up)."""
@@ -61,7 +54,7 @@ def test_ctrl_c_stops_a_cp_sat_solve() -> None:
         "except Interrupted as e:\n"
         "    print('stopped', e.partial, round(time.perf_counter() - t0, 1))\n"
     )
-    rc, out, err = _sigint_child(code)
+    rc, out, err, _ = sigint_child(code)
     assert rc == 0, err
     word, partial, seconds = out.split()
     assert (word, partial) == ("stopped", "None") and float(seconds) < 10
@@ -81,7 +74,7 @@ def test_cp_sat_does_not_catch_sigint_itself() -> None:
         "status = solver.status_name(solve_cp(solver, m))\n"
         "print(status, round(time.perf_counter() - t0, 1))\n"
     )
-    rc, out, err = _sigint_child(code, ignore=True)
+    rc, out, err, _ = sigint_child(code, ignore=True)
     assert rc == 0, err
     status, seconds = out.split()
     assert status == "FEASIBLE" and float(seconds) >= 1.9
@@ -107,7 +100,7 @@ def test_a_search_used_on_its_own_stops_on_ctrl_c() -> None:
         "except Interrupted:\n"
         "    print('stopped', search.nodes > 0, round(time.perf_counter() - t0, 1))\n"
     )
-    rc, out, err = _sigint_child(code, delay=1.0)
+    rc, out, err, _ = sigint_child(code, delay=1.0)
     assert rc == 0, err
     word, searched, seconds = out.split()
     assert (word, searched) == ("stopped", "True") and float(seconds) < 3
@@ -327,7 +320,7 @@ def test_cli_prove_real_ctrl_c() -> None:
         "proofs.solve_free = counted\n"
         "main(['prove', 'one-empty-cell', '--players', '5', '--json'])\n"
     )
-    rc, out, err = _sigint_child(code, delay=0.0)
+    rc, out, err, _ = sigint_child(code, delay=0.0)
     assert rc == 130, err
     assert err.endswith("stopped by Ctrl-C: shown is what was proven by then\n")
     data = json.loads(out)
