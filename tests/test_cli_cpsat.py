@@ -150,6 +150,26 @@ def test_batch_answers_each_line(tmp_path: Path) -> None:
     assert result.stderr == "error: 1 of 3 lines could not be read\n"
 
 
+def test_batch_names_the_line_it_cannot_answer(tmp_path: Path) -> None:
+    """A line whose conditions do not fit its round (--paradox-by 3 in a 3-player round)
+    is reported with its file and line, and the summary says it could not be answered
+    (it said "could not be read", and the error named no line)."""
+    four = position_from_notation(
+        "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
+        "11345578 23334558 11224678 3445667 | RBYG RYG RBYG RYG | lead 3: 7g | "
+        "won 0 0 0 1 | bid 3 1 1 3 | left 7"
+    )
+    f = tmp_path / "b.jsonl"
+    f.write_text(position_to_json(three_p()) + "\n" + position_to_json(four) + "\n")
+    result = run("exists", f"@{f}", "--paradox-by", "3", "--json")
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
+    assert lines[0] == {"error": f"{f} line 1: --paradox-by 3: seat 3 outside 0-2"}
+    alone = run("exists", position_to_json(four), "--paradox-by", "3", "--json")
+    assert lines[1]["exists"] is json.loads(alone.stdout)["exists"] is True
+    assert result.stderr == "error: 1 of 2 lines could not be answered\n"
+    assert result.exit_code == 2
+
+
 def test_bad_input_is_one_line() -> None:
     assert_one_line_error(run("exists", THREE_P, "--tricks", "0=x"), "SEAT=COUNT")
     assert_one_line_error(run("exists", THREE_P, "--empty", "z9"), "cell")

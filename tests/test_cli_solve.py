@@ -276,6 +276,39 @@ def test_solve_batch(tmp_path: Path) -> None:
     assert code == 2
 
 
+def test_solve_batch_goes_on_past_a_line_it_cannot_answer(tmp_path: Path) -> None:
+    """A line the command cannot answer (its --hero is not a seat of that line's round;
+    the score question without the hero's prediction) is reported with its file and line
+    where its answer would have stood, and the batch goes on (it stopped the whole batch
+    there, without saying which line)."""
+    three, five = _late(3, 1), _late(5, 2)
+    f = tmp_path / "mixed.jsonl"
+    f.write_text(position_to_json(five) + "\n" + position_to_json(three) + "\n"
+                 + position_to_json(five) + "\n")
+    code, out, err = _run("solve", f"@{f}", "--hero", "4", "--question", "paradox", "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [x.get("value") for x in lines] == [minimax(five, 4, "paradox"), None,
+                                               minimax(five, 4, "paradox")]
+    assert lines[1] == {"error": f"{f} line 2: --hero 4: seats are 0-2"}
+    assert (code, err) == (2, "error: 1 of 3 lines could not be answered\n")
+    # text output: the error on stderr, the answers on stdout, and the same summary
+    code, out, err = _run("solve", f"@{f}", "--hero", "4", "--question", "paradox")
+    assert out.count("can seat 4 be sure never to cause a paradox?") == 2
+    assert err == (f"error: {f} line 2: --hero 4: seats are 0-2\n"
+                   "error: 1 of 3 lines could not be answered\n")
+    assert code == 2
+    # the score question on a line whose hero's prediction is unknown
+    data = json.loads(position_to_json(three))
+    data["predictions"][2] = None
+    f.write_text(position_to_json(three) + "\n" + json.dumps(data) + "\n")
+    code, out, err = _run("solve", f"@{f}", "--hero", "2", "--question", "score", "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert lines[0]["value"] == minimax(three, 2, "score")
+    assert lines[1] == {"error": f"{f} line 2: the prediction of seat 2 is unknown: the "
+                                 "score question needs it"}
+    assert (code, err) == (2, "error: 1 of 2 lines could not be answered\n")
+
+
 def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
     """--engine python (plain Python) and --engine compiled (numba) answer alike, values and
     every play; an unknown engine is a usage error (exit 2)."""

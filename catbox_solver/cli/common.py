@@ -152,12 +152,30 @@ class GivenPath(click.Path):
         return super().convert(value, param, ctx)
 
 
-def end_batch(bad: int, total: int) -> None:
-    """The end of a batch: with bad lines (each reported where it stood), one summary
-    line and exit code 2."""
-    if bad:
-        click.echo(f"error: {bad} of {total} lines could not be read", err=True)
-        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+def line_error(exc: CatboxError, as_json: bool) -> None:
+    """Report the error of one line of a batch where its answer would have stood: with
+    --json as ``{"error": ...}`` on stdout (one output line per input line), else on
+    stderr; the batch goes on."""
+    if as_json:
+        echo_json({"error": str(exc)})
+    else:
+        click.echo(f"error: {exc}", err=True)
+
+
+def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
+    """The end of a batch of ``total`` lines: with lines that could not be read or whose
+    question could not be answered (each reported where it stood), one summary line and
+    exit code 2."""
+    if not unread and not unanswered:
+        return
+    parts = []
+    if unread:
+        parts.append(f"{unread} of {total} lines could not be read")
+    if unanswered:
+        of = "" if unread else f" of {total}"
+        parts.append(f"{unanswered}{of} lines could not be answered")
+    click.echo(f"error: {', '.join(parts)}", err=True)
+    raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
 def echo_json(obj: Any) -> None:

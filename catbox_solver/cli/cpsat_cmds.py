@@ -12,6 +12,7 @@ from catbox_solver.cli.common import (
     echo_json,
     end_batch,
     json_option,
+    line_error,
     main,
     stopped,
 )
@@ -205,7 +206,7 @@ def exists_cmd(
       catbox exists @pos.json --score-at-least 1=6 --bonus-at-most 2=0
       catbox exists @pos.json --score 0=-2
     """
-    from catbox_solver.model.notation import read_positions
+    from catbox_solver.model.notation import at_batch_line, is_batch_argument, read_positions
     from catbox_solver.search.exists import exists
 
     conds = build_conditions(
@@ -227,13 +228,15 @@ def exists_cmd(
             "score-at-most": score_at_most,
         },
     )
-    bad = 0
-    total = 0
+    batch = is_batch_argument(position)
+    unread = unanswered = total = 0
     for item in read_positions(position):
         total += 1
+        if isinstance(item, CatboxError):
+            unread += 1
+            line_error(item, as_json)
+            continue
         try:
-            if isinstance(item, CatboxError):
-                raise item
             answer = exists(item, conds, count=count, time_limit=time_limit, workers=workers)
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), and exit code 130
@@ -242,16 +245,13 @@ def exists_cmd(
                 stopped("shown are the lines found by then")
             stopped()
         except CatboxError as exc:
-            if not position.startswith("@") or not position.lower().endswith(".jsonl"):
+            if not batch:
                 raise
-            bad += 1
-            if as_json:
-                echo_json({"error": str(exc)})
-            else:
-                click.echo(f"error: {exc}", err=True)
+            unanswered += 1
+            line_error(at_batch_line(exc, position, total), as_json)
             continue
         _show_answer(item, answer, as_json)
-    end_batch(bad, total)
+    end_batch(total, unread, unanswered)
 
 
 @main.command("prove")

@@ -11,10 +11,11 @@ from typing import Any
 
 import click
 
-from catbox_solver.cli.common import echo_json, end_batch, json_option, main
+from catbox_solver.cli.common import echo_json, end_batch, json_option, line_error, main
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.jsonform import play_json, position_to_dict
 from catbox_solver.model.notation import (
+    at_batch_line,
     is_batch_argument,
     position_to_notation,
     read_positions,
@@ -47,32 +48,37 @@ def run_positions(
 ) -> None:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
-    Single: print ``to_json(pos)`` as JSON or ``to_text(pos)``; a bad position raises (the
-    CLI turns it into a one-line error, exit code 2). Batch: one output per input line, in
-    order; a bad line prints ``{"error": ...}`` (with --json, on stdout) or ``error: ...``
-    (on stderr) and the batch goes on; exit code 2 at the end if any line was bad.
-    ``ansi`` keeps ANSI color codes in the text even when stdout is not a terminal.
+    Single: print ``to_json(pos)`` as JSON or ``to_text(pos)``; a bad position, or an
+    error of the command on it, raises (the CLI turns it into a one-line error, exit code
+    2). Batch: one output per input line, in order; a line that cannot be read, or that
+    the command cannot answer (a --hero outside its seats, say), prints its error with
+    the file and line (with --json ``{"error": ...}`` on stdout, else on stderr) and the
+    batch goes on; exit code 2 at the end if any line failed. ``ansi`` keeps ANSI color
+    codes in the text even when stdout is not a terminal.
     """
     batch = is_batch_argument(arg)
-    bad = 0
-    total = 0
+    unread = unanswered = total = 0
     for item in read_positions(arg):
         total += 1
         if isinstance(item, CatboxError):
-            bad += 1
-            if as_json:
-                echo_json({"error": str(item)})
-            else:
-                click.echo(f"error: {item}", err=True)
+            unread += 1
+            line_error(item, as_json)
+            continue
+        try:
+            out = to_json(item) if as_json else to_text(item)
+        except CatboxError as exc:
+            if not batch:
+                raise
+            unanswered += 1
+            line_error(at_batch_line(exc, arg, total), as_json)
             continue
         if as_json:
-            echo_json(to_json(item))
+            echo_json(out)
         else:
-            text = to_text(item)
-            if batch and "\n" in text and total > 1:
+            if batch and "\n" in out and total > 1:
                 click.echo("")
-            click.echo(text, color=True if ansi else None)
-    end_batch(bad, total)
+            click.echo(out, color=True if ansi else None)
+    end_batch(total, unread, unanswered)
 
 
 def legal_json(pos: Position) -> dict[str, Any]:

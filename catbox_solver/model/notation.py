@@ -31,6 +31,7 @@ from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_p
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
 __all__ = [
+    "at_batch_line",
     "is_batch_argument",
     "parse_play",
     "plays_from_text",
@@ -515,6 +516,13 @@ def _with_prefix(exc: CatboxError, prefix: str) -> CatboxError:
     return new
 
 
+def at_batch_line(exc: CatboxError, arg: str, number: int) -> CatboxError:
+    """``exc`` as the error of line ``number`` of the batch ``arg`` (``@FILE.jsonl``): the
+    same error with the file and line before its message, so that a batch that goes on
+    past it still says where it was."""
+    return _with_prefix(exc, f"{arg[1:]} line {number}: ")
+
+
 def read_positions(arg: str) -> Iterator[Position | CatboxError]:
     """Read a POSITION argument that may be a batch.
 
@@ -535,4 +543,4 @@ def read_positions(arg: str) -> Iterator[Position | CatboxError]:
                 raise NotationError("empty line")
             yield position_from_text(line)
         except CatboxError as exc:
-            yield _with_prefix(exc, f"{name} line {number}: ")
+            yield at_batch_line(exc, arg, number)
