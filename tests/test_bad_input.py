@@ -5,6 +5,9 @@ answer), and the readers take whole numbers only as ASCII digits."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -335,3 +338,42 @@ def test_a_huge_number_in_position_json_is_named() -> None:
     # thirty digits still read as a number (and then fail as a player count)
     code, _, err = _run(["show", '{"format": "catbox-position/1", "players": ' + "9" * 30 + "}"])
     assert code == 2 and "digits" not in err
+
+
+def _with_closed(fd: int, *args: str) -> tuple[int, str]:
+    """Run ``catbox args`` in a child whose file descriptor ``fd`` (0: standard input, 1:
+    standard output) is closed, as ``<&-`` or ``>&-`` in a shell; its exit code and
+    standard error."""
+
+    def close() -> None:
+        os.close(fd)
+
+    child = subprocess.run(
+        [sys.executable, "-m", "catbox_solver", *args],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=close,
+        timeout=120,
+    )
+    return child.returncode, child.stderr
+
+
+def test_closed_standard_streams_are_named() -> None:
+    """Found by probing (session 28): with standard input closed `verify -` ended in an
+    AttributeError traceback and `play` in a RuntimeError one; with standard output
+    closed every command printed nothing and ended with code 0."""
+    assert _with_closed(0, "verify", "-") == (
+        2, "error: standard input is closed: nothing to read\n"
+    )
+    assert _with_closed(0, "play", "--players", "3", "--seed", "5") == (
+        2, "error: standard input is closed: the game reads your choices from it\n"
+    )
+    for args in (["deal", "--players", "4", "--seed", "7", "--json"], ["legal", P3]):
+        assert _with_closed(1, *args) == (
+            2, "error: standard output is closed: nowhere to print the answer\n"
+        )
+    with pytest.raises(OSError, match="standard input is closed"):
+        saved = sys.stdin
+        try:
+            sys.stdin = None  # type: ignore[assignment]
+            read_limited(None)
+        finally:
+            sys.stdin = saved

@@ -43,6 +43,10 @@ class CatboxGroup(click.Group):
             stopped()
 
     def invoke(self, ctx: click.Context) -> Any:
+        if sys.stdout is None:
+            # started with standard output closed: click drops what it is asked to print,
+            # so every command would end with code 0 and its answer lost
+            fail("standard output is closed: nowhere to print the answer")
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:  # a bad option or argument of a command

@@ -4,6 +4,7 @@ a game in the terminal against random bots, random-bot statistics and the refere
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -243,6 +244,8 @@ def play_cmd(
     rules = _rules(ruleset, players)
     if not 0 <= seat < players:
         fail(f"--seat: seat {seat} outside 0..{players - 1}")
+    if sys.stdin is None:  # (the first prompt raised RuntimeError "lost sys.stdin")
+        fail("standard input is closed: the game reads your choices from it")
     if record_file:  # a bad path fails now, not after the game: opened to append, once
         target = Path(record_file)
         existed = target.exists()

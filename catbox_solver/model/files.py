@@ -22,6 +22,8 @@ def read_limited(path: str | Path | None) -> bytes:
     raises TooLarge. Why: reading /dev/zero or a huge file whole ended in a MemoryError
     traceback. OSError is the caller's to report."""
     if path is None:
+        if sys.stdin is None:  # (started with standard input closed: an AttributeError)
+            raise OSError(errno.EBADF, "standard input is closed: nothing to read")
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         name = "standard input"
     else:
