@@ -218,6 +218,23 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["solve", "4p", "--jobs", "100000"],
          "Invalid value for '--jobs': 100000 is not in the range 0<=x<=64. "
          "(see 'catbox solve --help')"),
+        # int options take what the files hold (session 28): a 19-digit seed was taken
+        # and written into a record that verify refused; other scripts' digits were taken
+        (["deal", "-p", "4", "--seed", "1000000000000000000"],
+         "Invalid value for '--seed': '1000000000000000000' is not a whole number of at "
+         "most 18 digits (see 'catbox deal --help')"),
+        (["play", "-p", "3", "--seed", "1" * 50],
+         "Invalid value for '--seed': '11111111111111111111'... is not a whole number of "
+         "at most 18 digits (see 'catbox play --help')"),
+        (["simulate", "--seed", "1_0"],
+         "Invalid value for '--seed': '1_0' is not a whole number of at most 18 digits "
+         "(see 'catbox simulate --help')"),
+        (["render", "4p", "--hero", "\u0663"],
+         "Invalid value for '--hero': '\u0663' is not a whole number of at most 18 digits "
+         "(see 'catbox render --help')"),
+        (["exists", "4p", "--paradox-by", "+1"],
+         "Invalid value for '--paradox-by': '+1' is not a whole number of at most 18 "
+         "digits (see 'catbox exists --help')"),
         (["foo"], "No such command 'foo'. (see 'catbox --help')"),
         (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
         (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),
@@ -229,6 +246,16 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
     """Click's usage errors (three lines: usage, hint, error) are one line too."""
     _one_line_error(args, message)
+
+
+def test_solve_hero_takes_ascii_digits_only() -> None:
+    """``--hero`` of solve was read with int(): '٣' (an Arabic-Indic three) and '+1' were
+    taken as seats 3 and 1, where every other seat read refuses them."""
+    for text in ("\u0663", "+1", "1_0"):
+        _one_line_error(["solve", P3, "--hero", text],
+                        f"--hero must be a seat number or 'to-move', not {text!r}")
+    code, out, _ = _run(["solve", P3, "--hero", " 1 ", "--question", "paradox", "--json"])
+    assert code == 0 and json.loads(out)["hero"] == 1
 
 
 def test_record_and_prompts_take_ascii_digits_only(tmp_path: Path) -> None:

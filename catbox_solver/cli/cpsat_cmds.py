@@ -9,6 +9,7 @@ import click
 from catbox_solver.cli.common import (
     EXIT_BAD_INPUT,
     Seconds,
+    WholeNumber,
     echo_json,
     end_batch,
     json_option,
@@ -140,8 +141,10 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.argument("position")
 @click.option("--no-paradox", is_flag=True, help="The round ends without a paradox.")
 @click.option("--paradox", is_flag=True, help="Some player causes a paradox.")
-@click.option("--paradox-by", type=int, metavar="SEAT", help="This seat causes a paradox.")
-@click.option("--at-trick", type=int, metavar="T", help="The paradox happens in trick T (1-8).")
+@click.option("--paradox-by", type=WholeNumber(), metavar="SEAT",
+              help="This seat causes a paradox.")
+@click.option("--at-trick", type=WholeNumber(), metavar="T",
+              help="The paradox happens in trick T (1-8).")
 @click.option("--tricks", multiple=True, metavar="SEAT=K", help="Seat ends with exactly K tricks.")
 @click.option("--tricks-at-least", multiple=True, metavar="SEAT=K", help="At least K tricks.")
 @click.option("--tricks-at-most", multiple=True, metavar="SEAT=K", help="At most K tricks.")

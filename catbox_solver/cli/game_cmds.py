@@ -15,6 +15,7 @@ import click
 from catbox_solver.cli.common import (
     EXIT_INVALID,
     GivenPath,
+    WholeNumber,
     counted,
     echo_json,
     fail,
@@ -65,8 +66,9 @@ def _seats(values: tuple[int, ...] | list[int]) -> str:
 # ---- catbox deal ---------------------------------------------------------------------------
 @main.command("deal")
 @players_option
-@click.option("--seed", type=int, required=True, help="Seed of the shuffle and the bots.")
-@click.option("--start", type=int, default=0, show_default=True, help="Seat that starts the round.")
+@click.option("--seed", type=WholeNumber(), required=True, help="Seed of the shuffle and the bots.")
+@click.option("--start", type=WholeNumber(), default=0, show_default=True,
+              help="Seat that starts the round.")
 @ruleset_option
 @json_option
 @click.option("--notation", is_flag=True, help="Print the one-line notation of the position.")
@@ -220,8 +222,9 @@ def _observer(human: int) -> Any:
 
 @main.command("play")
 @players_option
-@click.option("--seed", type=int, default=None, help="Seed (default: a random one, printed).")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
+@click.option("--seed", type=WholeNumber(), default=None,
+              help="Seed (default: a random one, printed).")
+@click.option("--seat", type=WholeNumber(), default=0, show_default=True, help="Your seat.")
 @ruleset_option
 @click.option(
     "--record", "record_file", type=GivenPath(dir_okay=False), help="Write the game record here."
@@ -371,7 +374,7 @@ def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
 # at most 100,000 games (about 4 minutes and 1.7 GB: every game's record is kept for the
 # report); an unbounded count ran for ever without a word
 @click.option("--games", "-g", type=click.IntRange(1, 100_000), default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all games.")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of all games.")
 @ruleset_option
 @click.option(
     "--compare",

@@ -15,6 +15,7 @@ from catbox_solver.cli.common import (
     EXIT_INVALID,
     GivenPath,
     Seconds,
+    WholeNumber,
     counted,
     echo_json,
     json_option,
@@ -140,7 +141,8 @@ def _known_positions(out: Path) -> set[str]:
 @click.option("--theme", type=click.Choice(THEMES), required=True, help="Puzzle theme.")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--count", type=click.IntRange(1, 10_000), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
+              help="Same seed, same puzzles.")
 @click.option(
     "--out", type=GivenPath(file_okay=False, path_type=Path), required=True,
     help="Directory for the new puzzle files (created if needed).",

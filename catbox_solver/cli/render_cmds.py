@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from catbox_solver.cli.common import GivenPath, counted, main
+from catbox_solver.cli.common import GivenPath, WholeNumber, counted, main
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
 from catbox_solver.model.notation import read_position
@@ -65,7 +65,7 @@ Example:
     default=None,
     help="Width in pixels (default: the natural 720).",
 )
-@click.option("--hero", type=int, default=None, help="Mark this seat as the hero.")
+@click.option("--hero", type=WholeNumber(), default=None, help="Mark this seat as the hero.")
 def render(position: str, output: Path | None, size: int | None, hero: int | None) -> None:
     """Draw a position as SVG."""
     svg = position_svg(read_position(position), size, hero=hero)

@@ -9,6 +9,7 @@ import click
 
 from catbox_solver.cli.common import (
     Seconds,
+    WholeNumber,
     echo_json,
     json_option,
     main,
@@ -120,7 +121,7 @@ def _answer_json(answer: object) -> Any:
               help="Seeded deals searched at each number of tricks left.")
 @click.option("--max-tricks-left", type=click.IntRange(1, 8), default=2, show_default=True,
               help="The bound: search positions with at most this many tricks left.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True)
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after this many seconds.")
 @json_option
 @quiet_option

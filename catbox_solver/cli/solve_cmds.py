@@ -21,6 +21,7 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.errors import SearchError
+from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
     DEFAULT_ENGINE,
@@ -39,10 +40,9 @@ def parse_hero(text: str, pos: Position) -> int:
     """``to-move`` or a seat number; SearchError (exit code 2) otherwise."""
     if text.strip().lower() in ("to-move", "tomove", "to_move"):
         return pos.to_move
-    try:
-        seat = int(text)
-    except ValueError:
-        raise SearchError(f"--hero must be a seat number or 'to-move', not {text!r}") from None
+    seat = whole_number(text.strip())  # (ASCII digits only, as every other seat read)
+    if seat is None:
+        raise SearchError(f"--hero must be a seat number or 'to-move', not {text!r}")
     if not 0 <= seat < pos.rules.players:
         raise SearchError(f"--hero {seat}: seats are 0-{pos.rules.players - 1}")
     return seat

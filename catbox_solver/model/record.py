@@ -162,8 +162,11 @@ def _shape_game(g: GameRecord) -> None:
         if r.number != i:  # (as the reader asks: a record numbered otherwise read back wrong)
             raise RecordError(f"a game record's rounds are numbered 1, 2, ...: round {r.number} "
                               f"where round {i} was expected")
-    if g.seed is not None and not is_whole(g.seed):
-        raise RecordError(f"a game record's seed is a whole number or None, not {g.seed!r}")
+    if g.seed is not None and (not is_whole(g.seed) or whole_number(str(g.seed), True) is None):
+        # (a seed of 19 digits or more was written, and the reader then refused it)
+        shown = repr(g.seed) if len(repr(g.seed)) <= 40 else f"{repr(g.seed)[:20]}..."
+        raise RecordError(f"a game record's seed is a whole number of at most 18 digits or "
+                          f"None, not {shown}")
     if g.names is not None:
         if not isinstance(g.names, (tuple, list)) or not all(isinstance(x, str) for x in g.names):
             raise RecordError(f"a game record's names are text, not {g.names!r}")
