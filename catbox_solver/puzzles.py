@@ -52,6 +52,11 @@ class PuzzleError(CatboxError, ValueError):
     """A puzzle file that cannot be read: the message names the file and the field."""
 
 
+class PuzzleTimeout(SearchError):
+    """A puzzle whose searches ran out of their time (``solve_puzzle``'s ``timeout``): its
+    stored answer is not checked, which is neither right nor wrong."""
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """One puzzle: a position, a question of kind ``question`` for seat ``hero``, and the
@@ -505,7 +510,7 @@ def _search(
         line = search.principal_variation(question, value)
     except _Timeout:
         budget.nodes += search.nodes
-        raise SearchError("the search ran out of time (--timeout)") from None
+        raise PuzzleTimeout("the search ran out of time (--timeout)") from None
     budget.nodes += search.nodes
     return value, line
 
@@ -555,7 +560,8 @@ def _cell_helps_victim(pos: Position, play: Play) -> bool:
 
 def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
     """Solve ``puzzle`` exactly and compare with its stored answer (``ok``). A search that
-    runs out of ``timeout`` seconds raises :class:`SearchError` naming the puzzle."""
+    runs out of ``timeout`` seconds raises :class:`PuzzleTimeout` (a SearchError) naming
+    the puzzle."""
     if not isinstance(puzzle, Puzzle):
         raise PuzzleError(f"a puzzle is needed, not {type(puzzle).__name__}")
     if timeout is not None:
@@ -566,7 +572,7 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
         return _solve(puzzle, timeout)
     except SearchError as exc:
         where = puzzle.path if puzzle.path is not None else puzzle.id
-        raise SearchError(f"{where}: {exc}") from None
+        raise type(exc)(f"{where}: {exc}") from None
 
 
 def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
@@ -586,8 +592,8 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
 
         conds = [parse_condition(c, n, pos.rules.values) for c in puzzle.conditions]
         res = exists(pos, conds, time_limit=60.0 if timeout is None else timeout)
-        if res.exists is None:
-            raise SearchError(res.reason)
+        if res.exists is None:  # (the solver stopped at its time limit)
+            raise PuzzleTimeout(res.reason)
         answer = bool(res.exists)
         witness = res.line
         clash = tuple(res.clash)

@@ -86,6 +86,43 @@ def test_wrong_stored_answer_exit_1(tmp_path: Path) -> None:
     assert out.rstrip().splitlines()[-1] == "1 of 1 stored answers wrong: fig-3-4-lead-red"
 
 
+def test_a_puzzle_out_of_time_is_not_checked_and_the_rest_go_on(tmp_path: Path) -> None:
+    """--timeout 0: a puzzle that needs a search runs out of time at once and is marked
+    not checked (exit code 3), while a force-paradox puzzle (no search) is still checked;
+    a wrong stored answer beside it still gives exit code 1. (The first puzzle out of
+    time ended the whole run with exit code 2 and printed nothing.)"""
+    slow = "avoid-paradox-4p-a612a77a"
+    quick = "force-paradox-4p-18fcf1f1"
+    for name in (slow, quick):
+        (tmp_path / f"{name}.toml").write_bytes((PUZZLES / f"{name}.toml").read_bytes())
+    code, out, err = _run("puzzle", "solve", str(tmp_path), "--timeout", "0", "--json")
+    data = json.loads(out)
+    assert [p["id"] for p in data["puzzles"]] == [quick] and data["wrong"] == []
+    assert data["unchecked"] == [{
+        "id": slow, "file": str(tmp_path / f"{slow}.toml"),
+        "reason": f"{tmp_path / slow}.toml: the search ran out of time (--timeout)",
+    }]
+    assert (code, err) == (3, "")
+    code, out, _ = _run("puzzle", "solve", str(tmp_path), "--timeout", "0", "--no-board")
+    assert code == 3
+    assert f"Stored answer: not checked: {tmp_path / slow}.toml: the search ran out of " \
+           "time (--timeout)" in out
+    assert out.rstrip().splitlines()[-2:] == [
+        "2 puzzles: every stored answer checked is right",
+        f"1 of 2 not checked (out of time): {slow}",
+    ]
+    text = FIG34.read_text(encoding="utf-8").replace('answer = ["4r"]', 'answer = ["7r"]')
+    (tmp_path / "wrong.toml").write_text(text, encoding="utf-8")
+    code, out, _ = _run("puzzle", "solve", str(tmp_path), "--timeout", "30", "--no-board")
+    assert code == 1  # (with 30 s every search ends in time)
+    assert out.rstrip().splitlines()[-1] == "1 of 3 stored answers wrong: fig-3-4-lead-red"
+    code, out, _ = _run("puzzle", "solve", str(tmp_path), "--timeout", "0", "--no-board")
+    assert code == 3  # (fig-3-4 needs a search: out of time too, so nothing is wrong)
+    assert out.rstrip().splitlines()[-1] == (
+        f"2 of 3 not checked (out of time): {slow}, fig-3-4-lead-red"
+    )
+
+
 def test_broken_file_is_one_line_exit_2(tmp_path: Path) -> None:
     f = tmp_path / "broken.toml"
     f.write_text(FIG34.read_text(encoding="utf-8").replace("players = 4", "players = 9"),
@@ -103,7 +140,7 @@ def test_solve_json() -> None:
     code, out, _ = _run("puzzle", "solve", str(FIG34), "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["wrong"] == []
+    assert data["wrong"] == [] and data["unchecked"] == []
     (p,) = data["puzzles"]
     assert p["id"] == "fig-3-4-lead-red"
     assert p["ok"] is True and p["answer"] == ["4r"] and p["hero"] == 1

@@ -13,6 +13,7 @@ import click
 
 from catbox_solver.cli.common import (
     EXIT_INVALID,
+    EXIT_UNCHECKED,
     GivenPath,
     Seconds,
     WholeNumber,
@@ -30,6 +31,7 @@ from catbox_solver.puzzles import (
     THEMES,
     Puzzle,
     PuzzleError,
+    PuzzleTimeout,
     Solution,
     condition_text,
     generate,
@@ -98,19 +100,30 @@ def solve_cmd(
 
     PATH is one puzzle file (TOML) or a directory: every *.toml in it, by name. For each
     puzzle: the position, the question, the right plays with a line of best play, and a
-    refutation line for every wrong play. Exit code 1 if any stored answer is wrong, 2 if
-    a file cannot be read.
+    refutation line for every wrong play. A puzzle whose search runs out of --timeout is
+    marked not checked and the others go on. Exit code 1 if any stored answer is wrong,
+    2 if a file cannot be read, 3 if none is wrong but some were not checked in time.
 
     \b
     Example:
       catbox puzzle solve puzzles/
       catbox puzzle solve puzzles/fig-3-7-peter-paradox.toml --json
+      catbox puzzle solve puzzles/ --timeout 10 --no-board
     """
     puzzles = load_puzzles(path)
     solutions: list[Solution] = []
+    unchecked: list[tuple[Puzzle, str]] = []  # out of time: the puzzle and why
     ready_search(quiet)  # (the note also in text mode, where no progress bar is shown)
     for pz in progress(puzzles, len(puzzles), "solving", quiet or not as_json):
-        sol = solve_puzzle(pz, timeout)
+        try:
+            sol = solve_puzzle(pz, timeout)
+        except PuzzleTimeout as exc:
+            unchecked.append((pz, str(exc)))
+            if not as_json:
+                where = f"  ({pz.path})" if pz.path is not None else ""
+                click.echo(f"== {pz.id}: {pz.title}{where}")
+                click.echo(f"Stored answer: not checked: {exc}\n")
+            continue
         solutions.append(sol)
         if not as_json:
             # color=True: click would strip the codes when stdout is not a terminal
@@ -118,16 +131,30 @@ def solve_cmd(
             click.echo(text, color=True if ansi else None)
             click.echo("")
     wrong = [s.puzzle.id for s in solutions if not s.ok]
+    late = [pz.id for pz, _ in unchecked]
     if as_json:
-        echo_json({"puzzles": [s.to_json() for s in solutions], "wrong": wrong})
+        echo_json({
+            "puzzles": [s.to_json() for s in solutions],
+            "wrong": wrong,
+            "unchecked": [
+                {"id": pz.id, "file": None if pz.path is None else str(pz.path), "reason": why}
+                for pz, why in unchecked
+            ],
+        })
     else:
-        n = len(solutions)
+        n = len(solutions) + len(unchecked)
         if wrong:
             click.echo(f"{len(wrong)} of {n} stored answers wrong: {', '.join(wrong)}")
-        else:
+        elif not late:
             click.echo(f"{counted(n, 'puzzle')}: every stored answer is right")
+        else:
+            click.echo(f"{counted(n, 'puzzle')}: every stored answer checked is right")
+        if late:
+            click.echo(f"{len(late)} of {n} not checked (out of time): {', '.join(late)}")
     if wrong:
         raise click.exceptions.Exit(EXIT_INVALID)
+    if late:
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
 def _known_positions(out: Path) -> set[str]:
