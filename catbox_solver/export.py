@@ -16,6 +16,7 @@ from html import escape
 from pathlib import Path
 
 from catbox_solver.errors import CatboxError
+from catbox_solver.model.files import write_whole
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.numbers import counted, is_whole
 from catbox_solver.puzzles import Puzzle
@@ -228,5 +229,5 @@ def write_sheet(puzzles: Sequence[Puzzle], path: str | Path, title: str = DEFAUL
     if not isinstance(path, (str, Path)):
         raise CatboxError(f"the sheet's path is a file name, not {path!r}")
     data = sheet_html(puzzles, title).encode("utf-8")
-    Path(path).write_bytes(data)
+    write_whole(path, data)
     return len(data)

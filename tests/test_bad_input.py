@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.cli import main
-from catbox_solver.model.files import MAX_BYTES, TooLarge, read_limited
+from catbox_solver.model.files import MAX_BYTES, TooLarge, read_limited, write_whole
 from catbox_solver.model.jsonform import position_to_json
 from catbox_solver.model.notation import read_position
 from catbox_solver.model.numbers import whole_number
@@ -209,7 +209,9 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["render", "4p", "-o", "a\x00b"],
          "Invalid value for '-o' / '--output': 'a\\x00b' holds a NUL character: no file can "
          "be named so (see 'catbox render --help')"),
-        (["verify", "a\x00b"], "a file name cannot hold a NUL character: 'a\\x00b'"),
+        (["verify", "a\x00b"],
+         "Invalid value for 'RECORD': 'a\\x00b' holds a NUL character: no file can be "
+         "named so (see 'catbox verify --help')"),
         (["legal", "@a\x00b"],
          "cannot read file 'a\\x00b': a file name cannot hold a NUL character"),
         # (as show: one of the two was dropped without a word)
@@ -246,6 +248,24 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
     """Click's usage errors (three lines: usage, hint, error) are one line too."""
     _one_line_error(args, message)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_failed_write_names_the_file() -> None:
+    """Found by probing (session 28): a write that failed as it was flushed (a full
+    disk) said only "error: No space left on device", without the file."""
+    _one_line_error(["render", P3, "-o", "/dev/full"], "No space left on device: /dev/full")
+    _one_line_error(["puzzle", "export", str(Path(__file__).parents[1] / "puzzles"),
+                     "-o", "/dev/full"], "No space left on device: /dev/full")
+    with pytest.raises(OSError) as err:
+        write_whole("/dev/full", "x")
+    assert err.value.filename == "/dev/full"
+
+
+def test_verify_names_an_empty_path() -> None:
+    """``verify ''`` said "error: No such file or directory", naming nothing."""
+    _one_line_error(["verify", ""], "Invalid value for 'RECORD': an empty path names no file "
+                    "or directory (see 'catbox verify --help')")
 
 
 def test_solve_hero_takes_ascii_digits_only() -> None:

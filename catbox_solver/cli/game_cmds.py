@@ -28,7 +28,7 @@ from catbox_solver.cli.common import (
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import deal as deal_cards
-from catbox_solver.model.files import read_limited
+from catbox_solver.model.files import read_limited, write_whole
 from catbox_solver.model.game import EVENTS, GameResult, RoundResult, play_game, setup_round
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import RULE_TEXT, Play
@@ -269,7 +269,7 @@ def play_cmd(
 
     def write(record: GameRecord) -> None:
         assert record_file is not None
-        Path(record_file).write_text(write_record(record), encoding="utf-8")
+        write_whole(record_file, write_record(record))
 
     finished = [0]
 
@@ -507,7 +507,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
 
 
 @main.command("verify")
-@click.argument("record_file", metavar="RECORD")
+@click.argument("record_file", metavar="RECORD", type=GivenPath(allow_dash=True))
 @json_option
 def verify_cmd(record_file: str, as_json: bool) -> None:
     """Referee a game record: replay it and confirm it or name the first illegal event.

@@ -26,6 +26,7 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
+from catbox_solver.model.files import write_whole
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.puzzles import (
     THEMES,
@@ -217,7 +218,7 @@ def generate_cmd(
     ready_search(quiet)
     for pz in progress(itertools.islice(new_files(), count), count, f"{theme} puzzles", quiet):
         target = out / f"{pz.id}.toml"
-        target.write_text(puzzle_to_toml(pz), encoding="utf-8")
+        write_whole(target, puzzle_to_toml(pz))
         made.append(pz)
         written.append(str(target))
     for name in kept:

@@ -10,6 +10,7 @@ import click
 from catbox_solver.cli.common import GivenPath, WholeNumber, counted, main
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
+from catbox_solver.model.files import write_whole
 from catbox_solver.model.notation import read_position
 from catbox_solver.puzzles import load_puzzles
 from catbox_solver.svg import MAX_SIZE, position_svg
@@ -72,7 +73,7 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
     if output is None or str(output) == "-":
         click.echo(svg, nl=False)
     else:
-        output.write_text(svg, encoding="utf-8")
+        write_whole(output, svg)
 
 
 @puzzle.command("export", help=EXPORT_HELP, short_help="Export puzzles as a printable HTML sheet.")

@@ -38,4 +38,18 @@ def read_limited(path: str | Path | None) -> bytes:
     return data
 
 
-__all__ = ["MAX_BYTES", "TooLarge", "read_limited"]
+def write_whole(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to the file ``path``, replacing it. An OSError names
+    the file: one raised while the data is flushed (a full disk) had no file name, so the
+    CLI said only "error: No space left on device"."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(path, "wb") as f:
+            f.write(raw)
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(path)
+        raise
+
+
+__all__ = ["MAX_BYTES", "TooLarge", "read_limited", "write_whole"]
