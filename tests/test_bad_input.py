@@ -223,20 +223,23 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         # int options take what the files hold (session 28): a 19-digit seed was taken
         # and written into a record that verify refused; other scripts' digits were taken
         (["deal", "-p", "4", "--seed", "1000000000000000000"],
-         "Invalid value for '--seed': '1000000000000000000' is not a whole number of at "
-         "most 18 digits (see 'catbox deal --help')"),
+         "Invalid value for '--seed': 1000000000000000000 has more than 18 digits "
+         "(see 'catbox deal --help')"),
         (["play", "-p", "3", "--seed", "1" * 50],
-         "Invalid value for '--seed': '11111111111111111111'... is not a whole number of "
-         "at most 18 digits (see 'catbox play --help')"),
+         "Invalid value for '--seed': '11111111111111111111'... has 50 digits, far too many "
+         "(see 'catbox play --help')"),
         (["simulate", "--seed", "1_0"],
-         "Invalid value for '--seed': '1_0' is not a whole number of at most 18 digits "
+         "Invalid value for '--seed': '1_0' is not a whole number in ASCII digits "
          "(see 'catbox simulate --help')"),
         (["render", "4p", "--hero", "\u0663"],
-         "Invalid value for '--hero': '\u0663' is not a whole number of at most 18 digits "
+         "Invalid value for '--hero': '\u0663' is not a whole number in ASCII digits "
          "(see 'catbox render --help')"),
         (["exists", "4p", "--paradox-by", "+1"],
-         "Invalid value for '--paradox-by': '+1' is not a whole number of at most 18 "
-         "digits (see 'catbox exists --help')"),
+         "Invalid value for '--paradox-by': '+1' is not a whole number in ASCII digits "
+         "(see 'catbox exists --help')"),
+        (["deal", "-p", "\u0664", "--seed", "1"],
+         "Invalid value for '--players' / '-p': '\u0664' is not a whole number in ASCII "
+         "digits (see 'catbox deal --help')"),
         (["foo"], "No such command 'foo'. (see 'catbox --help')"),
         (["--bogus"], "No such option '--bogus'. (see 'catbox --help')"),
         (["solve"], "Missing argument 'POSITION'. (see 'catbox solve --help')"),

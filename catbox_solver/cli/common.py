@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -15,7 +16,7 @@ import click
 
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.numbers import counted as counted  # (for the commands)
-from catbox_solver.model.numbers import is_whole, whole_number
+from catbox_solver.model.numbers import whole_number
 
 T = TypeVar("T")
 
@@ -108,8 +109,9 @@ def main() -> None:
 if TYPE_CHECKING:  # click's ParamType is generic from 8.2 (pyproject allows 8.1)
     _FloatParam = click.ParamType[float]
     _IntParam = click.ParamType[int]
+    _AnyParam = click.ParamType[Any]
 else:
-    _FloatParam = _IntParam = click.ParamType
+    _FloatParam = _IntParam = _AnyParam = click.ParamType
 
 
 class Seconds(_FloatParam):
@@ -134,22 +136,45 @@ class Seconds(_FloatParam):
         return seconds
 
 
+_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
+           ctx: click.Context | None) -> Any:
+    """An option's text as an int written in ASCII digits (a minus sign allowed); other
+    values (a default) as they are. click's int() also read other scripts' digits ('٣'),
+    '1_0' and '+1', which no catbox file means."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    shown = repr(value) if len(value) <= 40 else f"{value[:20]!r}..."
+    if not _DIGITS.fullmatch(text):
+        kind.fail(f"{shown} is not a whole number in ASCII digits", param, ctx)
+    if len(text) > 40:  # (int() of thousands of digits is slow, and no option needs it)
+        kind.fail(f"{shown} has {len(text.lstrip('-'))} digits, far too many", param, ctx)
+    return int(text)
+
+
 class WholeNumber(_IntParam):
-    """An int option (a seed, a seat): ASCII digits, at most 18 of them, a minus sign
-    allowed, as catbox's files write numbers. click's int took any size and other
-    scripts' digits ('٣'): ``catbox play --seed`` with 19 digits wrote a record that
+    """An int option (a seed, a seat) read by :func:`_whole`, of at most 18 digits as
+    catbox's files hold them: ``catbox play --seed`` with 19 digits wrote a record that
     ``catbox verify`` could not read."""
 
     name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if is_whole(value):  # (a default)
-            return int(value)
-        number = whole_number(str(value).strip(), signed=True)
-        if number is None:
-            shown = repr(value) if len(str(value)) <= 40 else f"{str(value)[:20]!r}..."
-            self.fail(f"{shown} is not a whole number of at most 18 digits", param, ctx)
+        number = int(_whole(value, self, param, ctx))
+        if whole_number(str(number), signed=True) is None:
+            shown = str(number) if len(str(number)) <= 40 else f"{str(number)[:20]}..."
+            self.fail(f"{shown} has more than 18 digits", param, ctx)
         return number
+
+
+class WholeRange(click.IntRange):
+    """click's IntRange (a count, a player count) read by :func:`_whole`."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(_whole(value, self, param, ctx), param, ctx)
 
 
 def fail(message: str) -> NoReturn:

@@ -10,6 +10,7 @@ from catbox_solver.cli.common import (
     EXIT_BAD_INPUT,
     Seconds,
     WholeNumber,
+    WholeRange,
     echo_json,
     end_batch,
     json_option,
@@ -161,9 +162,9 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.option("--score", multiple=True, metavar="SEAT=K", help="Seat's round score is exactly K.")
 @click.option("--score-at-least", multiple=True, metavar="SEAT=K", help="Score at least K.")
 @click.option("--score-at-most", multiple=True, metavar="SEAT=K", help="Score at most K.")
-@click.option("--count", type=click.IntRange(1, 10000), default=1, help="Up to N distinct lines.")
+@click.option("--count", type=WholeRange(1, 10000), default=1, help="Up to N distinct lines.")
 @click.option("--time-limit", type=Seconds(at_least=0.01), default=60.0, help="Seconds.")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
+@click.option("--workers", type=WholeRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def exists_cmd(
     position: str,
@@ -259,13 +260,13 @@ def exists_cmd(
 
 @main.command("prove")
 @click.argument("name", required=False)
-@click.option("--players", type=click.IntRange(2, 5), help="Only this player count.")
+@click.option("--players", type=WholeRange(2, 5), help="Only this player count.")
 @click.option(
     "--list", "list_", is_flag=True,
     help="Name every statement (or NAME; with --players, those for that count) and stop.",
 )
 @click.option("--time-limit", type=Seconds(at_least=0.01), default=120.0, help="Seconds per call.")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, help="Solver threads.")
+@click.option("--workers", type=WholeRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def prove_cmd(
     name: str | None,

@@ -16,6 +16,7 @@ from catbox_solver.cli.common import (
     EXIT_INVALID,
     GivenPath,
     WholeNumber,
+    WholeRange,
     counted,
     echo_json,
     fail,
@@ -51,7 +52,7 @@ ruleset_option = click.option(
     help="Ruleset preset, optionally with ,switch=value overrides.",
 )
 players_option = click.option(
-    "--players", "-p", type=click.IntRange(2, 5), required=True, help="Number of players (2-5)."
+    "--players", "-p", type=WholeRange(2, 5), required=True, help="Number of players (2-5)."
 )
 
 
@@ -373,7 +374,7 @@ def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
 @players_option
 # at most 100,000 games (about 4 minutes and 1.7 GB: every game's record is kept for the
 # report); an unbounded count ran for ever without a word
-@click.option("--games", "-g", type=click.IntRange(1, 100_000), default=100, show_default=True)
+@click.option("--games", "-g", type=WholeRange(1, 100_000), default=100, show_default=True)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of all games.")
 @ruleset_option
 @click.option(

@@ -17,6 +17,7 @@ from catbox_solver.cli.common import (
     GivenPath,
     Seconds,
     WholeNumber,
+    WholeRange,
     counted,
     echo_json,
     json_option,
@@ -167,8 +168,8 @@ def _known_positions(out: Path) -> set[str]:
 
 @puzzle.command("generate")
 @click.option("--theme", type=click.Choice(THEMES), required=True, help="Puzzle theme.")
-@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--count", type=click.IntRange(1, 10_000), default=10, show_default=True)
+@click.option("--players", type=WholeRange(2, 5), default=4, show_default=True)
+@click.option("--count", type=WholeRange(1, 10_000), default=10, show_default=True)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Same seed, same puzzles.")
 @click.option(

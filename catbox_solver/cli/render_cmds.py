@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from catbox_solver.cli.common import GivenPath, WholeNumber, counted, main
+from catbox_solver.cli.common import GivenPath, WholeNumber, WholeRange, counted, main
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
 from catbox_solver.model.files import write_whole
@@ -62,7 +62,7 @@ Example:
 )
 @click.option(
     "--size",
-    type=click.IntRange(1, MAX_SIZE),
+    type=WholeRange(1, MAX_SIZE),
     default=None,
     help="Width in pixels (default: the natural 720).",
 )

@@ -10,6 +10,7 @@ import click
 from catbox_solver.cli.common import (
     Seconds,
     WholeNumber,
+    WholeRange,
     echo_json,
     json_option,
     main,
@@ -109,7 +110,7 @@ def _answer_json(answer: object) -> Any:
 @rules.command("diff")
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
-@click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option("--players", "-n", type=WholeRange(2, 5), default=4, show_default=True)
 @click.option(
     "--question",
     type=click.Choice(QUESTIONS),
@@ -117,9 +118,9 @@ def _answer_json(answer: object) -> Any:
     show_default=True,
     help="legal plays, or a double-dummy question (for every seat as hero).",
 )
-@click.option("--deals", type=click.IntRange(1, 10_000), default=30, show_default=True,
+@click.option("--deals", type=WholeRange(1, 10_000), default=30, show_default=True,
               help="Seeded deals searched at each number of tricks left.")
-@click.option("--max-tricks-left", type=click.IntRange(1, 8), default=2, show_default=True,
+@click.option("--max-tricks-left", type=WholeRange(1, 8), default=2, show_default=True,
               help="The bound: search positions with at most this many tricks left.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True)
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after this many seconds.")

@@ -13,6 +13,7 @@ import click
 
 from catbox_solver.cli.common import (
     Seconds,
+    WholeRange,
     json_option,
     main,
     quiet_option,
@@ -182,7 +183,7 @@ def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     """--jobs: how many of ``what`` to search at once."""
     return click.option(
         "--jobs",
-        type=click.IntRange(0, MAX_JOBS),
+        type=WholeRange(0, MAX_JOBS),
         default=1,
         show_default=True,
         help=f"Search N {what} at once, one thread (and core) each; 0: one per core. "
