@@ -37,7 +37,9 @@ The rulebooks can be read in several ways; each way is a switch of the `Ruleset`
 library takes by default (the official one) and why, and the smallest distinguishing
 position that `catbox rules diff` found (fewest cards left in hands, then fewest tricks left,
 over the positions it searched), with its picture (`catbox render`) and its terminal
-rendering (`catbox show`).
+rendering (`catbox show`). "No difference" covers only the deals and tricks left it was
+asked to search; with `--timeout`, a search the clock stops before every deal was tried
+answers "unknown" (`"differ": null`, exit code 3), not "no difference".
 
 This page is written by `python scripts/make_interpretations.py`; `tests/test_readings.py`
 checks that every position below still distinguishes its two readings.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,31 @@ def test_scoring_switch_never_changes_legal_plays() -> None:
     assert result.bound == (9, 2) and result.positions_checked > 0
 
 
+def test_a_diff_out_of_time_is_not_a_no() -> None:
+    """A search whose deadline came before every deal was tried said "no difference"
+    (exit code 0, "differ": false) as if it had covered its bounds (session 28)."""
+    a, b = Ruleset(players=3), Ruleset(players=3, color_loss="declared")
+    late = diff_rulesets(a, b, "legal", deals=3, deadline=time.monotonic() - 1.0)
+    assert late == NoDifference("legal", (0, 0), 0, out_of_time=True)
+    done = diff_rulesets(a, b, "legal", deals=3, max_tricks_left=1)
+    assert isinstance(done, NoDifference) and done.out_of_time is False
+    runner = CliRunner()
+    args = ["rules", "diff", "official", "czech-color-loss", "-n", "3", "--timeout", "0"]
+    result = runner.invoke(main, [*args, "--json"])
+    assert result.exit_code == 3
+    assert json.loads(result.stdout) == {
+        "differ": None, "question": "legal", "bound": {"cards": 0, "tricks_left": 0},
+        "positions_checked": 0, "reason": "out of time (--timeout)",
+    }
+    result = runner.invoke(main, [*args, "--quiet"])
+    assert result.exit_code == 3
+    assert result.stdout == (
+        "unknown: out of time (--timeout) with no difference found up to size 0 cards / 0 "
+        "trick(s) left (0 positions checked, not every one of the 30 deals per level up to "
+        "2 tricks left)\n"
+    )
+
+
 def test_diff_needs_same_player_count_and_known_question() -> None:
     with pytest.raises(RulesetError, match="3 and 4 players"):
         diff_rulesets(Ruleset(players=3), Ruleset(players=4))
@@ -193,6 +219,7 @@ def test_rules_diff_cli_json_and_errors() -> None:
         main,
         ["rules", "diff", "official", "diagonal-bonus", "-n", "3", "--deals", "2", "--json"],
     )
+    assert none.exit_code == 0
     assert json.loads(none.output) == {
         "differ": False,
         "question": "legal",

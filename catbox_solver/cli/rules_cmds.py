@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from catbox_solver.cli.common import (
+    EXIT_UNCHECKED,
     Seconds,
     WholeNumber,
     WholeRange,
@@ -123,7 +124,9 @@ def _answer_json(answer: object) -> Any:
 @click.option("--max-tricks-left", type=WholeRange(1, 8), default=2, show_default=True,
               help="The bound: search positions with at most this many tricks left.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True)
-@click.option("--timeout", type=Seconds(), default=None, help="Give up after this many seconds.")
+@click.option("--timeout", type=Seconds(), default=None,
+              help="Give up after this many seconds: with no difference found by then, "
+              "the answer is unknown (exit code 3).")
 @json_option
 @quiet_option
 def rules_diff(
@@ -199,14 +202,24 @@ def rules_diff(
     cards, left = result.bound
     if as_json:
         echo_json({
-            "differ": False,
+            "differ": None if result.out_of_time else False,
             "question": question,
             "bound": {"cards": cards, "tricks_left": left},
             "positions_checked": result.positions_checked,
+            **({"reason": "out of time (--timeout)"} if result.out_of_time else {}),
         })
-        return
-    click.echo(
-        f"no difference up to size {cards} cards / {left} trick(s) left "
-        f"({result.positions_checked} positions checked, {deals} deals per level, "
-        f"at most {max_tricks_left} tricks left)"
-    )
+    elif result.out_of_time:
+        click.echo(
+            f"unknown: out of time (--timeout) with no difference found up to size {cards} "
+            f"cards / {left} trick(s) left ({result.positions_checked} positions checked, "
+            f"not every one of the {deals} deals per level up to {max_tricks_left} tricks "
+            "left)"
+        )
+    else:
+        click.echo(
+            f"no difference up to size {cards} cards / {left} trick(s) left "
+            f"({result.positions_checked} positions checked, {deals} deals per level, "
+            f"at most {max_tricks_left} tricks left)"
+        )
+    if result.out_of_time:
+        raise click.exceptions.Exit(EXIT_UNCHECKED)

@@ -57,12 +57,15 @@ class Difference:
 
 @dataclass(frozen=True)
 class NoDifference:
-    """No difference among the positions checked, all of size at most ``bound``."""
+    """No difference among the positions checked, all of size at most ``bound``;
+    ``out_of_time``: the deadline came before every deal was tried, so the search did not
+    cover what its bounds ask (it said "no difference" all the same, session 28)."""
 
     question: str
     bound: tuple[int, int]
     positions_checked: int
     stats: dict[str, int] = field(default_factory=dict)
+    out_of_time: bool = False
 
 
 def position_size(pos: Position) -> tuple[int, int]:
@@ -186,12 +189,16 @@ def diff_rulesets(
     n = a.players
     checked = 0
     bound = (0, 0)
+    late = False  # the deadline came before every deal was tried
     for t in range(1, max_tricks_left + 1):
+        if late:
+            break
         if on_level:
             on_level(t)
         best: Difference | None = None
         for k in range(deals):
             if deadline is not None and time.monotonic() > deadline:
+                late = True
                 break
             start = start_of(a, seed * 100_003 + k)
             roots = _common_line_to(
@@ -212,7 +219,7 @@ def diff_rulesets(
                 best = found
         if best is not None:
             return best
-    return NoDifference(question, bound, checked)
+    return NoDifference(question, bound, checked, out_of_time=late)
 
 
 def _scan(
