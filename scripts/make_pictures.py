@@ -52,10 +52,11 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 EXAMPLES_INTRO = """# Example puzzles
 
 Puzzles from [`puzzles/`](../puzzles/) with their pictures: every hand-made one (rulebook
-figures and rule readings), then the first generated puzzle of each theme. Each is a TOML
-file ([docs/puzzles.md](puzzles.md)); `catbox puzzle solve puzzles/` checks every stored
-answer against the solver, and `catbox puzzle export puzzles/ -o sheet.html` makes the
-printable sheet of all of them, with a "Show answer" button per puzzle
+figures and rule readings), then the first generated puzzle of each theme (the two
+`best-tricks` puzzles were made outside `catbox puzzle generate`, which has no such theme).
+Each is a TOML file ([docs/puzzles.md](puzzles.md)); `catbox puzzle solve puzzles/` checks
+every stored answer against the solver, and `catbox puzzle export puzzles/ -o sheet.html`
+makes the printable sheet of all of them, with a "Show answer" button per puzzle
 ([docs/pictures.md](pictures.md)). How to read a picture: [docs/pictures.md](pictures.md).
 
 This page is written by `python scripts/make_pictures.py`.
