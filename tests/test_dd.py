@@ -1201,3 +1201,46 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     assert len(calls) == 3
     assert dd.solve(pos, hero, "tricks", timeout=1.0, engine="python").value == answer.value
     assert len(calls) == 3
+
+
+def test_a_python_search_cut_short_answers_right_when_asked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plain-Python engine makes its plays in place: a Search cut short by the clock
+    was left inside the line it was cut in, and asked again it answered about that
+    position (found by an API audit, session 28: tricks -2 instead of 2). The clock is
+    replaced by a node count here, so that the cut falls at a fixed node."""
+    cut_at = [0]
+    ticks = [0]
+
+    def tick(self: Search) -> None:
+        ticks[0] += 1
+        if ticks[0] == cut_at[0]:
+            raise _Timeout
+
+    monkeypatch.setattr(Search, "_tick", tick)
+    cuts = 0
+    for pos, hero in _small_positions()[:60]:
+        for q in _questions(pos, hero):
+            want = value_only(pos, hero, q, engine="python")
+            for at in (1, 7, 40):
+                cut_at[0], ticks[0] = at, 0
+                search = Search(pos, hero, engine="python")
+                try:
+                    search.exact(q)
+                except _Timeout:
+                    cuts += 1
+                    assert FastState(pos).snapshot() == search.st.snapshot()
+                cut_at[0] = 0
+                assert search.exact(q) == want, (q, at)
+    assert cuts > 300
+
+
+def test_a_python_search_keeps_time_as_the_compiled_one() -> None:
+    """With timeout 0 the compiled engine answered None and the plain-Python one the
+    whole answer (its first clock reading comes after 4096 nodes): neither starts after
+    the deadline now, and neither keeps an answer found past it."""
+    pos, hero = _small_positions()[0]
+    for engine in ("compiled", "python"):
+        ans = solve(pos, hero, "tricks", timeout=0, engine=engine)
+        assert ans.value is None and all(r.result is None for r in ans.plays), engine

@@ -388,6 +388,28 @@ class Search:
         h = self.hero
         return (st.used, st.owners[h], st.won[h], st.leader, *st.colors, *st.hands)
 
+    @contextmanager
+    def _python_search(self) -> Iterator[None]:
+        """A plain-Python search keeps time as the compiled core's does (_core_answer): it
+        does not start after the deadline, and an answer found past it raises _Timeout
+        (with ``timeout=0`` the engines answered differently). Cut short, it leaves the
+        state as it found it: the plays its recursion made are taken back (the compiled
+        core works on a copy; here a Search asked again after OutOfTime answered about
+        the position deep in the line that was cut: the trick game makes its plays in
+        place, without the undo list, so the state is copied and put back)."""
+        st = self.st
+        deadline = self.deadline
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _Timeout
+        snap = st.snapshot()
+        try:
+            yield
+        except _Timeout:
+            st.restore(snap)
+            raise
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _Timeout
+
     # ---- the trick game: one integer for the rest of the round -----------------------
     def _u(self, r: int) -> bool:
         """Can the hero make sure that the outcome of the rest of the round is at least
@@ -395,7 +417,8 @@ class Search:
         ``"python"``."""
         core = self._loaded_core()
         if core is None:
-            return self._u_py(r)
+            with self._python_search():
+                return self._u_py(r)
         if r == 0 and self.st.tricks_left >= _RACE_FROM:
             return self._u_raced(r)
         return self._core_answer(core.u, r, self.deadline)
@@ -1303,7 +1326,8 @@ class Search:
         answers unless the engine is ``"python"``."""
         core = self._loaded_core()
         if core is None:
-            return self._s_py(k)
+            with self._python_search():
+                return self._s_py(k)
         h = self.hero
         won, own = self.st.won[h], self.st.owners[h]
         return self._core_answer(core.score_at_least, k, won, own, self.deadline)
@@ -1580,7 +1604,8 @@ class Search:
             if 0 <= cap and end <= self._limit:
                 self._limit = end
             try:
-                return self._t()
+                with self._python_search():
+                    return self._t()
             except _Budget:
                 while len(st.undo) > depth:
                     st.pop()
@@ -1683,7 +1708,8 @@ class Search:
         engine has no cap: it searches to the end.)"""
         core = self._loaded_core()
         if core is None:
-            return self._u_py(r)
+            with self._python_search():
+                return self._u_py(r)
         try:
             return self._core_answer(core.u, r, self.deadline, cap)
         except _Timeout:

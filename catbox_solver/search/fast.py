@@ -16,6 +16,8 @@ the same nibble as value v's cells on the research board.
 
 from __future__ import annotations
 
+from typing import Any
+
 from catbox_solver.model.position import (
     PLAYS,
     PLAYS_BY_MASK,
@@ -214,6 +216,26 @@ class FastState:
         self.rows[c] &= ~(1 << (v - 1))
         self.hands[p] += 1 << (4 * v - 4)
         self.colors[p] = old
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The mutable part of the state, copied, for :meth:`restore`: a search that makes
+        and unmakes plays in place without the undo list (the plain-Python trick game)
+        and is cut short by the clock leaves the state inside its line."""
+        return (self.used, list(self.rows), list(self.owners), list(self.hands),
+                list(self.colors), self.leader, list(self.trick), self.tricks_left,
+                list(self.won), list(self.undo))
+
+    def restore(self, snap: tuple[Any, ...]) -> None:
+        """Put back the state of :meth:`snapshot`."""
+        (self.used, rows, owners, hands, colors, self.leader, trick, self.tricks_left, won,
+         undo) = snap
+        self.rows[:] = rows
+        self.owners[:] = owners
+        self.hands[:] = hands
+        self.colors[:] = colors
+        self.trick = list(trick)
+        self.won[:] = won
+        self.undo[:] = undo
 
     def to_position(self) -> Position:
         """The Position this state stands for (for checks and for showing results)."""
