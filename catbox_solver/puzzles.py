@@ -30,7 +30,7 @@ from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.numbers import check_int, check_seconds, counted
-from catbox_solver.model.position import RULE_TEXT, Play, Position
+from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
 from catbox_solver.search.lines import paradox_free_line, positions_along
@@ -197,6 +197,8 @@ def parse_condition(text: str, players: int = 5, values: int = 9) -> Any:
 
 def condition_text(text: str) -> str:
     """A condition in words."""
+    if not isinstance(text, str):
+        raise PuzzleError(f"a condition is text like 'no-paradox', not {text!r}")
     parts = text.split()
     word = parts[0].lower() if parts else ""
     if word == "no-paradox":
@@ -517,6 +519,7 @@ def _search(
 
 def replay_line(pos: Position, line: Sequence[Play]) -> Position:
     """Play ``line`` through the rules engine (checked), returning the final position."""
+    need_position(pos)  # (True and an empty line came back as True)
     for play in line:
         pos = pos.play(play)
     return pos
@@ -568,6 +571,16 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
         check_seconds(timeout)  # (a NaN deadline was never reached)
     if puzzle.question not in KINDS:
         raise PuzzleError(f"{puzzle.id}: unknown question {puzzle.question!r}")
+    # a Puzzle built by hand (the loaders check these): None for the position raised
+    # AttributeError, None for the conditions TypeError, and a wrong player count was
+    # not noticed
+    need_position(puzzle.position, PuzzleError)
+    if puzzle.players != puzzle.position.rules.players:
+        raise PuzzleError(f"{puzzle.id}: players {puzzle.players!r}, but the position is "
+                          f"for {puzzle.position.rules.players}")
+    if not isinstance(puzzle.conditions, (tuple, list)):
+        raise PuzzleError(f"{puzzle.id}: conditions are a list of texts, not "
+                          f"{puzzle.conditions!r}")
     try:
         return _solve(puzzle, timeout)
     except SearchError as exc:
@@ -735,6 +748,8 @@ def rate_difficulty(nodes: int, depth: int, players: int, tempting: int, plays: 
 
 def toml_string(text: str) -> str:
     """A TOML basic string: quotes, backslashes and control characters escaped."""
+    if not isinstance(text, str):
+        raise PuzzleError(f"a TOML string is made of text, not {text!r}")
     out = ['"']
     for ch in text:
         if ch == '"':
@@ -983,9 +998,9 @@ def generate(
     seeded deals played paradox-free to a few tricks before the end, kept when the answer
     is unique (one correct play; best-score: one best play, at least one point clear),
     there are at least three legal plays and at least one tempting wrong one, and the
-    position is new (``exclude`` holds notations already used). Reproducible from
-    ``seed``. Bad arguments raise at once, not at the first puzzle (so that a caller
-    creates no output directory for a theme that cannot work)."""
+    position is new (``exclude`` holds notations already used; it is not changed).
+    Reproducible from ``seed``. Bad arguments raise at once, not at the first puzzle (so
+    that a caller creates no output directory for a theme that cannot work)."""
     if theme not in THEMES:
         raise PuzzleError(f"unknown theme {theme!r}; one of {', '.join(THEMES)}")
     if exclude is not None and not isinstance(exclude, set):
@@ -1010,7 +1025,8 @@ def _generate(
 ) -> Iterator[Puzzle]:
     """The stream of :func:`generate`, its arguments checked."""
     rng = random.Random(f"{theme}/{players}/{seed}")
-    seen = set() if exclude is None else exclude
+    seen = set() if exclude is None else set(exclude)  # (the caller's set is not changed:
+    # adding to it made the same call give other puzzles the next time)
     kind = THEME_QUESTION[theme]
     rounds = 0
     while max_rounds is None or rounds < max_rounds:

@@ -26,12 +26,18 @@ from catbox_solver.model.game import (
     setup_round,
 )
 from catbox_solver.model.jsonform import position_from_dict, position_from_json, position_to_json
-from catbox_solver.model.notation import position_to_notation, read_position
+from catbox_solver.model.notation import (
+    parse_play,
+    plays_from_text,
+    position_to_notation,
+    read_position,
+)
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.record import game_record, round_record, write_record
 from catbox_solver.model.referee import verify
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.puzzles import (
+    condition_text,
     generate,
     load_puzzle,
     load_puzzles,
@@ -39,7 +45,9 @@ from catbox_solver.puzzles import (
     puzzle_from_dict,
     puzzle_to_toml,
     rate_difficulty,
+    replay_line,
     solve_puzzle,
+    toml_string,
 )
 from catbox_solver.render import render_text
 from catbox_solver.search import exists as ex
@@ -339,6 +347,65 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("write_sheet path None", lambda: write_sheet(
         [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
      "the sheet's path is a file name, not None"),
+    # session 28 (an audit of the API): raw TypeErrors, AttributeErrors and a hang before,
+    # and seeds a game took that its record could not hold (NaN: another game each call)
+    ("play_game seed NaN", lambda: play_game(Ruleset(players=3), seed=NAN),  # type: ignore[arg-type]
+     "a game's seed is None or a whole number of at most 18 digits, as a record holds it, "
+     "not nan"),
+    ("play_game seed 1.5", lambda: play_game(Ruleset(players=3), seed=1.5),  # type: ignore[arg-type]
+     "not 1.5"),
+    ("play_game seed 10**18", lambda: play_game(Ruleset(players=3), seed=10**18),
+     "not 1000000000000000000"),
+    ("play_game bots of objects", lambda: play_game(
+        Ruleset(players=3), 1, bots=[object()] * 3),  # type: ignore[list-item]
+     "the bot of seat 0 has no discard, predict and play"),
+    ("random_bots 10**30", lambda: random_bots(10**30, 1),
+     "players must be at least 2 and at most 5"),
+    ("random_bots True", lambda: random_bots(True, 1), "players must be a whole number"),
+    ("hands_after_discards an int hand", lambda: hands_after_discards((1,), [1]),  # type: ignore[arg-type]
+     "seat 0's dealt hand is a list of values, not 1"),
+    ("parse_play max_value None", lambda: parse_play("3r", None),  # type: ignore[arg-type]
+     "max_value is the highest value in play, 1-9, not None"),
+    ("parse_play max_value NaN", lambda: parse_play("9r", NAN),  # type: ignore[arg-type]
+     "max_value is the highest value in play, 1-9, not nan"),
+    ("plays_from_text max_value 10", lambda: plays_from_text("", 10),
+     "max_value is the highest value in play, 1-9, not 10"),
+    ("Position neutral None", lambda: replace_field(POS, neutral=None),
+     "board owners and neutral tokens are whole numbers"),
+    ("Position owners None", lambda: replace_field(POS, owners=[None, 0, 0, 0]),
+     "board owners and neutral tokens are whole numbers"),
+    ("Position predictions 5", lambda: replace_field(POS, predictions=5),
+     "predictions are a list of one per seat or None, not 5"),
+    ("new_round neutral None", lambda: Position.new_round(
+        Ruleset(players=2), [[1, 1, 2, 2, 3, 3, 4, 4, 5]] * 2, 0, None, None),  # type: ignore[arg-type]
+     "neutral token values are a list of values, not None"),
+    ("new_round 2p predictions", lambda: Position.new_round(
+        Ruleset(players=2), [[1, 1, 2, 2, 3, 3, 4, 4, 5]] * 2, 0, [1, 2], [1, 2, 3]),
+     "2 players make no predictions, not [1, 2]"),
+    ("principal_variation 3.9", lambda: Search(POS, 0).principal_variation("tricks", 3.9),  # type: ignore[arg-type]
+     "a line follows a known value of tricks, not 3.9"),
+    ("principal_variation NaN", lambda: Search(POS, 0).principal_variation("score", NAN),  # type: ignore[arg-type]
+     "a line follows a known value of score, not nan"),
+    ("prove a list", lambda: prove(["full-board"], 4),  # type: ignore[arg-type]
+     "unknown statement ['full-board']"),
+    ("diff_rulesets on_level 5", lambda: diff_rulesets(
+        Ruleset(players=3), Ruleset(players=3), on_level=5),  # type: ignore[arg-type]
+     "on_level must be a function (tricks left), not 5"),
+    ("condition_text None", lambda: condition_text(None),  # type: ignore[arg-type]
+     "a condition is text like 'no-paradox', not None"),
+    ("toml_string None", lambda: toml_string(None),  # type: ignore[arg-type]
+     "a TOML string is made of text, not None"),
+    ("replay_line True", lambda: replay_line(True, []),  # type: ignore[arg-type]
+     "a position is needed, not bool"),
+    ("solve_puzzle position None", lambda: solve_puzzle(replace(
+        load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), position=None)),  # type: ignore[arg-type]
+     "a position is needed, not NoneType"),
+    ("solve_puzzle conditions None", lambda: solve_puzzle(replace(
+        load_puzzle(Path("puzzles/fig-3-7-peter-paradox.toml")), conditions=None)),  # type: ignore[arg-type]
+     "fig-3-7-peter-paradox: conditions are a list of texts, not None"),
+    ("solve_puzzle players 7", lambda: solve_puzzle(replace(
+        load_puzzle(Path("puzzles/fig-3-4-lead-red.toml")), players=7)),
+     "fig-3-4-lead-red: players 7, but the position is for 4"),
 ]
 
 

@@ -398,3 +398,16 @@ def test_an_edited_puzzle_file_is_refused_or_read_never_crashes(text: str) -> No
         assert str(err)
         return
     assert puzzle_from_dict(tomllib.loads(puzzle_to_toml(pz))) == pz
+
+
+def test_generate_leaves_the_callers_exclude_set_alone() -> None:
+    """generate added its puzzles to the caller's ``exclude`` set, so the same call gave
+    other puzzles the next time (found by an API audit, session 28)."""
+    used = {"not a notation of any position"}
+    first = next(generate("avoid-paradox", 3, 1, exclude=used, max_rounds=60))
+    assert used == {"not a notation of any position"}
+    again = next(generate("avoid-paradox", 3, 1, exclude=used, max_rounds=60))
+    assert again.id == first.id == "avoid-paradox-3p-25117909"
+    other = next(generate("avoid-paradox", 3, 1, exclude={position_to_notation(first.position)},
+                          max_rounds=60))
+    assert other.id != first.id

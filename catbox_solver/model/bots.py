@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from catbox_solver.errors import CatboxError
+from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position, neutral_mask
 from catbox_solver.model.rules import ALL_COLORS, Ruleset
 
@@ -166,4 +167,5 @@ class RandomBot:
 
 def random_bots(players: int, seed: int | None) -> list[Bot]:
     """One RandomBot per seat, each seeded from ``seed`` and its seat (None: unseeded)."""
+    check_int(players, "players", 2, 5)  # (10**30 ran for ever, True gave one bot)
     return [RandomBot(None if seed is None else f"{seed}/bot{seat}") for seat in range(players)]

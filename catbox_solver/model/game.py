@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from catbox_solver.errors import CatboxError, IllegalPlayError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import Deal, deal
-from catbox_solver.model.numbers import is_whole
+from catbox_solver.model.numbers import is_whole, whole_number
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import RED, Ruleset
 
@@ -97,6 +97,8 @@ def hands_after_discards(
         raise CatboxError(f"one discard per dealt hand is needed, not {discards!r} for {dealt!r}")
     out = []
     for seat, (hand, d) in enumerate(zip(dealt, discards, strict=True)):
+        if not isinstance(hand, Sequence):  # (an int: a TypeError in list())
+            raise CatboxError(f"seat {seat}'s dealt hand is a list of values, not {hand!r}")
         rest = list(hand)
         if d not in rest:
             raise CatboxError(f"seat {seat} discards {d!r}, which is not in its hand {hand!r}")
@@ -142,6 +144,9 @@ def setup_round(the_deal: Deal, start: int, bots: Sequence[Bot]) -> RoundSetup:
     n = rules.players
     if len(bots) != n:
         raise CatboxError(f"{len(bots)} bots for {n} players")
+    for seat, bot in enumerate(bots):  # (an object without them: an AttributeError later)
+        if not all(callable(getattr(bot, name, None)) for name in ("discard", "predict", "play")):
+            raise CatboxError(f"the bot of seat {seat} has no discard, predict and play: {bot!r}")
     discards = []
     for seat in range(n):
         view = PlayerView.for_discard(
@@ -280,6 +285,12 @@ def play_game(
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
     _need_start(first_start, n)
+    if seed is not None and (not is_whole(seed) or whole_number(str(seed), True) is None):
+        # (1.5 or "abc" played a game whose record could not be written, and NaN a
+        # different game at every call)
+        shown = repr(seed) if len(repr(seed)) <= 40 else f"{repr(seed)[:20]}..."
+        raise CatboxError(f"a game's seed is None or a whole number of at most 18 digits, "
+                          f"as a record holds it, not {shown}")
     if bots is None:
         bots = random_bots(n, seed)
     rng = random.Random(seed)

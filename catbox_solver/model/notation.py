@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.jsonform import position_from_json
+from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
@@ -145,12 +146,20 @@ def _per_seat(tokens: list[_Token], n: int, field: str, what: str, end: int) -> 
         )
 
 
+def _check_max_value(max_value: object) -> None:
+    """The highest value in play is a whole number 1-9 (None raised TypeError, NaN let
+    every value through)."""
+    if not is_whole(max_value) or not 1 <= max_value <= 9:
+        raise NotationError(f"max_value is the highest value in play, 1-9, not {max_value!r}")
+
+
 def parse_play(text: str, max_value: int = 9, column: int | None = None) -> Play:
     """Read one play like ``7r`` (value then color r, b, y, g; case-insensitive).
 
     Unlike the engine's ``Play.parse`` this reads ASCII digits only, and ``column`` (the
     play's place in a longer text) goes into the error.
     """
+    _check_max_value(max_value)
     if not isinstance(text, str):
         raise NotationError(f"a play is text like '7r', not {type(text).__name__}")
     m = _PLAY_RE.fullmatch(text.strip())
@@ -168,6 +177,7 @@ def parse_play(text: str, max_value: int = 9, column: int | None = None) -> Play
 
 def plays_from_text(text: str, max_value: int = 9) -> tuple[Play, ...]:
     """Read a list of plays like ``"7r 3b, 5y"`` (spaces and/or commas between plays)."""
+    _check_max_value(max_value)
     if not isinstance(text, str):
         raise NotationError(f"plays are text like '7r 3b', not {type(text).__name__}")
     out = []

@@ -188,10 +188,17 @@ class Position:
             _set(self, "tricks_won", tuple(tricks_won))
         except (TypeError, IndexError, ValueError) as exc:  # None, an unsortable hand...
             raise PositionError(f"position fields of the wrong kind: {exc}") from None
+        if not is_whole(neutral) or not all(is_whole(m) for m in self.owners):
+            # (None or a float raised TypeError below, where the cells are counted)
+            raise PositionError(f"board owners and neutral tokens are whole numbers (masks "
+                                f"of cells), not {self.owners!r} and {neutral!r}")
         _set(self, "neutral", neutral)
         _set(self, "leader", leader)
         if predictions is None and rules.has_predictions:
             predictions = (None,) * rules.players
+        if predictions is not None and not isinstance(predictions, (tuple, list)):
+            raise PositionError(f"predictions are a list of one per seat or None, not "
+                                f"{predictions!r}")
         _set(self, "predictions", None if predictions is None else tuple(predictions))
         _set(self, "tricks_left", tricks_left)
         used = neutral
@@ -218,11 +225,20 @@ class Position:
         if not isinstance(rules, Ruleset):
             raise PositionError(f"a position needs a Ruleset, not {rules!r}")
         n = rules.players
+        if not isinstance(neutral_values, (tuple, list)):  # (None or 5: a TypeError)
+            raise PositionError(f"neutral token values are a list of values, not "
+                                f"{neutral_values!r}")
         for v in neutral_values:
             if not is_whole(v) or not 1 <= v <= rules.values:
                 raise PositionError(f"neutral token value {v!r} outside 1-{rules.values}")
         if predictions is None and rules.has_predictions:
             predictions = (None,) * n
+        if not rules.has_predictions and predictions is not None:
+            # (they were dropped without a word; with_predictions refuses them too)
+            if not isinstance(predictions, (tuple, list)) or any(
+                x is not None for x in predictions
+            ):
+                raise PositionError(f"{n} players make no predictions, not {predictions!r}")
         return cls(
             rules,
             (0,) * n,

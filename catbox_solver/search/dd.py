@@ -1885,7 +1885,10 @@ class Search:
         given) as soon as it is found, so that a caller keeps the start of the line when
         the time runs out (the state is then left inside the line)."""
         self._check_asked(question)
-        if value is None or (question in ("paradox", "table") and not isinstance(value, bool)):
+        if value is None or (
+            not isinstance(value, bool) if question in ("paradox", "table")
+            else not is_whole(value)  # ("x", NaN or 3.9: a raw error in int(), or cut to 3)
+        ):
             raise SearchError(f"a line follows a known value of {question}, not {value!r}")
         st = self.st
         if line is None:

@@ -497,7 +497,7 @@ def prove(
     """Run a named statement for one player count, or for every count it is about.
     Ctrl-C raises Interrupted whose ``partial`` is the list of results so far (a result
     cut short says which cells were not asked, as "undecided (stopped by Ctrl-C)")."""
-    st = STATEMENTS.get(name)
+    st = STATEMENTS.get(name) if isinstance(name, str) else None  # (a list: TypeError)
     if st is None:
         raise SearchError(f"unknown statement {name!r} (known: {', '.join(STATEMENTS)})")
     if players is not None:

@@ -180,6 +180,8 @@ def diff_rulesets(
         raise RulesetError(f"rulesets for {a.players} and {b.players} players cannot be compared")
     if question not in QUESTIONS:
         raise RulesetError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
+    if on_level is not None and not callable(on_level):
+        raise RulesetError(f"on_level must be a function (tricks left), not {on_level!r}")
     if oracle is not None and not callable(oracle):
         raise RulesetError(f"oracle must be a function (position, hero, question), not {oracle!r}")
     if question != "legal" and oracle is None:
