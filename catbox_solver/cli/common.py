@@ -16,7 +16,7 @@ import click
 
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.numbers import counted as counted  # (for the commands)
-from catbox_solver.model.numbers import whole_number
+from catbox_solver.model.numbers import shown, whole_number
 
 T = TypeVar("T")
 
@@ -147,11 +147,11 @@ def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
     if not isinstance(value, str):
         return value
     text = value.strip()
-    shown = repr(value) if len(value) <= 40 else f"{value[:20]!r}..."
     if not _DIGITS.fullmatch(text):
-        kind.fail(f"{shown} is not a whole number in ASCII digits", param, ctx)
+        kind.fail(f"{shown(value)} is not a whole number in ASCII digits", param, ctx)
     if len(text) > 40:  # (int() of thousands of digits is slow, and no option needs it)
-        kind.fail(f"{shown} has {len(text.lstrip('-'))} digits, far too many", param, ctx)
+        kind.fail(f"{shown(value)} has {len(text.lstrip('-'))} digits, far too many", param,
+                  ctx)
     return int(text)
 
 
@@ -165,8 +165,7 @@ class WholeNumber(_IntParam):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         number = int(_whole(value, self, param, ctx))
         if whole_number(str(number), signed=True) is None:
-            shown = str(number) if len(str(number)) <= 40 else f"{str(number)[:20]}..."
-            self.fail(f"{shown} has more than 18 digits", param, ctx)
+            self.fail(f"{number} has more than 18 digits", param, ctx)  # (_whole: <= 40)
         return number
 
 

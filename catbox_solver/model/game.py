@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from catbox_solver.errors import CatboxError, IllegalPlayError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import Deal, deal
-from catbox_solver.model.numbers import is_whole, whole_number
+from catbox_solver.model.numbers import is_whole, shown, whole_number
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import RED, Ruleset
 
@@ -288,9 +288,8 @@ def play_game(
     if seed is not None and (not is_whole(seed) or whole_number(str(seed), True) is None):
         # (1.5 or "abc" played a game whose record could not be written, and NaN a
         # different game at every call)
-        shown = repr(seed) if len(repr(seed)) <= 40 else f"{repr(seed)[:20]}..."
         raise CatboxError(f"a game's seed is None or a whole number of at most 18 digits, "
-                          f"as a record holds it, not {shown}")
+                          f"as a record holds it, not {shown(seed)}")
     if bots is None:
         bots = random_bots(n, seed)
     rng = random.Random(seed)

@@ -21,6 +21,15 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     return int(text)
 
 
+def shown(value: object) -> str:
+    """``value`` as an error message quotes it (repr), its first 20 characters and "..."
+    when it is longer than 40: a 5000-digit seed was echoed whole."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else f"{value[:20]!r}..."
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}..."
+
+
 def counted(k: int, word: str) -> str:
     """``k`` and ``word``, plural unless k is 1 or -1: "1 puzzle", "3 puzzles"."""
     return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"

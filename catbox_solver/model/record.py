@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import GameResult, RoundResult
-from catbox_solver.model.numbers import is_whole, whole_number
+from catbox_solver.model.numbers import is_whole, shown, whole_number
 from catbox_solver.model.position import PLAYS, Play, cells_of
 from catbox_solver.model.rules import Ruleset
 
@@ -164,9 +164,8 @@ def _shape_game(g: GameRecord) -> None:
                               f"where round {i} was expected")
     if g.seed is not None and (not is_whole(g.seed) or whole_number(str(g.seed), True) is None):
         # (a seed of 19 digits or more was written, and the reader then refused it)
-        shown = repr(g.seed) if len(repr(g.seed)) <= 40 else f"{repr(g.seed)[:20]}..."
         raise RecordError(f"a game record's seed is a whole number of at most 18 digits or "
-                          f"None, not {shown}")
+                          f"None, not {shown(g.seed)}")
     if g.names is not None:
         if not isinstance(g.names, (tuple, list)) or not all(isinstance(x, str) for x in g.names):
             raise RecordError(f"a game record's names are text, not {g.names!r}")
@@ -303,8 +302,8 @@ def _int(text: str, what: str, line: int, low: int | None = None) -> int:
     value = whole_number(text, signed=True)
     if value is None:
         # (a 5000-digit seed was echoed whole)
-        shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
-        raise RecordSyntaxError(f"{what}: {shown} is not a whole number", line)
+        size = f" ({len(text)} characters)" if len(text) > 40 else ""
+        raise RecordSyntaxError(f"{what}: {shown(text)}{size} is not a whole number", line)
     if low is not None and value < low:
         raise RecordSyntaxError(f"{what}: {value} is below {low}", line)
     return value
