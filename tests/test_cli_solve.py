@@ -12,7 +12,7 @@ import pytest
 from child import sigint_child
 from click.testing import CliRunner
 from gen import random_line, start_position
-from minimax_ref import minimax
+from minimax_ref import minimax, terminal_value
 
 from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.jsonform import position_to_json
@@ -55,6 +55,10 @@ def test_solve_json_shape_and_values() -> None:
         minimax(pos.after(p), pos.to_move, "tricks") for p in pos.legal_plays()
     ]
     assert all(set(p) >= {"value", "color"} for p in data["pv"])
+    end = pos  # the line replays through the rules engine and ends with the value
+    for p in data["pv"]:
+        end = end.play(Play(p["value"], "RBYG".index(p["color"])))
+    assert not end.legal_plays() and terminal_value(end, pos.to_move, "tricks") == data["value"]
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
 
 

@@ -871,12 +871,13 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
     assert beyond >= 150
 
 
-@cache
 def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """With one job, the searches of a position with 5 or more tricks left run in a worker
     thread (the compiled core without the GIL: an application's other threads keep
     running), smaller ones and the python engine here; the answers and nodes are those
     of the same searches run here."""
+    warm_up()  # (its own tiny searches run here, on the first use in a process: the test
+    # failed when it ran alone)
     where: list[bool] = []
     u = Search._u
 
@@ -909,6 +910,7 @@ def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatc
     assert table.rows and not where[0]
 
 
+@cache
 def _mid_positions() -> tuple[tuple[Position, int], ...]:
     """Positions at the first play of a trick with 4 or 5 tricks left on paradox-free
     lines (4 and 5 players), the hero to move: searches long enough (thousands to a
@@ -947,9 +949,12 @@ def test_plays_searched_at_once_give_the_same_answer(jobs: int) -> None:
             one, many = solve(pos, hero, q), solve(pos, hero, q, jobs=jobs)
             _same_answer(many, one)
             end = pos
-            for p in many.pv:  # a line to the end of the round (or a paradox)
-                end = end.after(p)
+            for p in many.pv:  # a line to the end of the round (or a paradox), replayed
+                end = end.play(p)  # through the rules engine: each play legal
             assert not end.legal_plays() and (q != "table" or end.tricks_left == 0)
+            # best play on both sides: the line ends with the value (it was replayed with
+            # the unchecked after() and its end never compared, audit of session 28)
+            assert terminal_value(end, hero, q) == many.value, (q, many.value)
 
 
 def _searches_under_way(
