@@ -224,7 +224,7 @@ def test_rules_diff_cli_json_and_errors() -> None:
         "differ": False,
         "question": "legal",
         "bound": {"cards": 9, "tricks_left": 2},
-        "positions_checked": json.loads(none.output)["positions_checked"],
+        "positions_checked": 14,  # (the seeded search is the same at every run)
     }
 
 
@@ -246,9 +246,10 @@ def test_simulate_compare_must_follow_differs_somewhere() -> None:
     assert data["a"]["ruleset"] == "official" and data["b"]["ruleset"] == "must-follow"
     diff = data["differences"]
     assert diff["rounds"] == 20
-    # the same seeded bots play differently as soon as one reading forbids an off-color play
-    assert 0 < diff["plays_differ"] <= 20
-    assert diff["scores_differ"] <= diff["rounds"]
+    # the same seeded bots play differently as soon as one reading forbids an off-color
+    # play (the counts are the seeded games', the same at every run)
+    assert [diff[k] for k in ("plays_differ", "paradox_occurrence_differs", "paradox_differs",
+                              "tricks_differ", "scores_differ")] == [20, 5, 20, 20, 20]
 
 
 def test_same_state_ignores_only_the_ruleset() -> None:
