@@ -245,11 +245,13 @@ def test_one_model_answers_many_questions_without_leaking() -> None:
     assert free is any(not ex.replay(pos, ln, []).is_paradox for ln in every)
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4, 5]), st.integers(12, 40))
+@settings(max_examples=16, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4, 5]), st.integers(0, 40))
 def test_some_continuation_always_exists_and_replays(seed: int, players: int, k: int) -> None:
     line = random_line(start_position(Ruleset(players), seed), seed)
-    pos = line[min(k, len(line) - 1)]
+    # any position of the line, its end (mostly a paradox) one time in len(line): k was
+    # capped at the end, which two draws in three reached (a trivially empty answer)
+    pos = line[k % len(line)]
     ans = ex.exists(pos, [], workers=1)
     assert ans.exists is True and ans.line is not None
     end = ex.replay(pos, ans.line, [])
