@@ -57,6 +57,34 @@ def expected_rule(pos: Position, play: Play) -> str:
     return "red lead" if not pos.trick else "must follow"
 
 
+def expected_legal(pos: Position, play: Play) -> bool:
+    """Whether ``play`` (its value in hand) is legal, worked out from the rules text and
+    the ruleset's switches on its own (the red lead and must-follow were not checked
+    here: expected_rule named any other refusal one of them, audit of session 28)."""
+    p = pos.to_move
+    rules = pos.rules
+
+    def open_cell(v: int, c: int) -> bool:  # rules 1 and 2
+        return not pos.used & cell_bit(v, c) and bool(pos.colors[p] >> c & 1)
+
+    if not open_cell(play.value, play.color):
+        return False
+    hand = set(pos.hands[p])
+    if not pos.trick:
+        if play.color != RED:
+            return True
+        if any(pos.used & cell_bit(v, RED) for v in range(1, rules.values + 1)):
+            return True  # red is broken (no neutral token is ever red)
+        if rules.red_lead == "never":
+            return False
+        values = [play.value] if rules.red_lead == "per-card" else hand
+        return not any(open_cell(v, c) for v in values for c in range(4) if c != RED)
+    led = pos.trick[0].color
+    if rules.following == "must-follow" and play.color != led:
+        return not any(open_cell(v, led) for v in hand)
+    return True
+
+
 def check_legal_plays(pos: Position) -> None:
     legal = pos.legal_plays()
     assert len(set(legal)) == len(legal), "a play listed twice"
@@ -65,6 +93,7 @@ def check_legal_plays(pos: Position) -> None:
     for v in set(pos.hands[p]):
         for c in range(4):
             play = PLAYS[v][c]
+            assert (play in legal) is expected_legal(pos, play), play
             if play in legal:
                 assert pos.why_illegal(play) is None
                 assert pos.play(play) == pos.after(play)
