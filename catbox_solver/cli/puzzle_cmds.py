@@ -44,14 +44,19 @@ from catbox_solver.puzzles import (
 from catbox_solver.render import render_text
 
 
+def _heading(pz: Puzzle) -> str:
+    """A puzzle's first line in the output: its id, its title and its file."""
+    where = f"  ({pz.path})" if pz.path is not None else ""
+    return f"== {pz.id}: {pz.title}{where}"
+
+
 def solution_text(sol: Solution, board: bool = True, ansi: bool = False) -> str:
     """A readable solution: the position, the question, the right plays with a line of
     best play, a refutation line for every wrong play, and the check of the stored
     answer."""
     pz = sol.puzzle
     pos = pz.position
-    where = f"  ({pz.path})" if pz.path is not None else ""
-    out = [f"== {pz.id}: {pz.title}{where}"]
+    out = [_heading(pz)]
     if board:
         out += ["", render_text(pos, ansi), ""]
     out.append(f"Question: {pz.question_text()}")
@@ -122,9 +127,7 @@ def solve_cmd(
         except PuzzleTimeout as exc:
             unchecked.append((pz, str(exc)))
             if not as_json:
-                where = f"  ({pz.path})" if pz.path is not None else ""
-                click.echo(f"== {pz.id}: {pz.title}{where}")
-                click.echo(f"Stored answer: not checked: {exc}\n")
+                click.echo(f"{_heading(pz)}\nStored answer: not checked: {exc}\n")
             continue
         solutions.append(sol)
         if not as_json:
