@@ -376,7 +376,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("Position owners None", lambda: replace_field(POS, owners=[None, 0, 0, 0]),
      "board owners and neutral tokens are whole numbers"),
     ("Position predictions 5", lambda: replace_field(POS, predictions=5),
-     "predictions are a list of one per seat or None, not 5"),
+     "predictions are one per seat (a list or tuple, None for unknown), not 5"),
     ("new_round neutral None", lambda: Position.new_round(
         Ruleset(players=2), [[1, 1, 2, 2, 3, 3, 4, 4, 5]] * 2, 0, None, None),  # type: ignore[arg-type]
      "neutral token values are a list of values, not None"),

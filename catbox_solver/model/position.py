@@ -196,9 +196,7 @@ class Position:
         _set(self, "leader", leader)
         if predictions is None and rules.has_predictions:
             predictions = (None,) * rules.players
-        if predictions is not None and not isinstance(predictions, (tuple, list)):
-            raise PositionError(f"predictions are a list of one per seat or None, not "
-                                f"{predictions!r}")
+        _check_predictions_form(predictions)
         _set(self, "predictions", None if predictions is None else tuple(predictions))
         _set(self, "tricks_left", tricks_left)
         used = neutral
@@ -266,12 +264,7 @@ class Position:
     def with_predictions(self, predictions: Sequence[int | None] | None) -> Position:
         if predictions is None and self.rules.has_predictions:
             predictions = (None,) * self.rules.players
-        if predictions is not None and not isinstance(predictions, (tuple, list)):
-            # (an int raised TypeError from tuple(); a string was read digit by digit)
-            raise PositionError(
-                f"predictions are one per seat (a list or tuple, None for unknown), "
-                f"not {predictions!r}"
-            )
+        _check_predictions_form(predictions)
         pos = self._replace(predictions=None if predictions is None else tuple(predictions))
         pos.validate()
         return pos
@@ -623,6 +616,16 @@ RULE_TEXT = {
     "must follow": "must follow: the led color can be declared",
     "wrong player": "wrong player: it is another seat's turn",
 }
+
+
+def _check_predictions_form(predictions: object) -> None:
+    """Predictions are one per seat in a list or tuple (None for unknown), or None: an int
+    raised TypeError from tuple(), and a string was read digit by digit."""
+    if predictions is not None and not isinstance(predictions, (tuple, list)):
+        raise PositionError(
+            f"predictions are one per seat (a list or tuple, None for unknown), "
+            f"not {predictions!r}"
+        )
 
 
 def neutral_mask(values: Sequence[int]) -> int:
