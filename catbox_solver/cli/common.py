@@ -16,7 +16,7 @@ import click
 
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.numbers import counted as counted  # (for the commands)
-from catbox_solver.model.numbers import shown, whole_number
+from catbox_solver.model.numbers import is_stored_whole, shown
 
 T = TypeVar("T")
 
@@ -164,7 +164,7 @@ class WholeNumber(_IntParam):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         number = int(_whole(value, self, param, ctx))
-        if whole_number(str(number), signed=True) is None:
+        if not is_stored_whole(number):
             self.fail(f"{number} has more than 18 digits", param, ctx)  # (_whole: <= 40)
         return number
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from catbox_solver.errors import CatboxError, IllegalPlayError
 from catbox_solver.model.bots import Bot, PlayerView, random_bots
 from catbox_solver.model.deal import Deal, deal
-from catbox_solver.model.numbers import is_whole, shown, whole_number
+from catbox_solver.model.numbers import is_stored_whole, is_whole, shown
 from catbox_solver.model.position import Play, Position, trick_winner_index
 from catbox_solver.model.rules import RED, Ruleset
 
@@ -285,7 +285,7 @@ def play_game(
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
     _need_start(first_start, n)
-    if seed is not None and (not is_whole(seed) or whole_number(str(seed), True) is None):
+    if seed is not None and not is_stored_whole(seed):
         # (1.5 or "abc" played a game whose record could not be written, and NaN a
         # different game at every call)
         raise CatboxError(f"a game's seed is None or a whole number of at most 18 digits, "

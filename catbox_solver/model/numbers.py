@@ -30,6 +30,13 @@ def shown(value: object) -> str:
     return text if len(text) <= 40 else f"{text[:20]}..."
 
 
+def is_stored_whole(value: object) -> TypeGuard[int]:
+    """An int (not a bool) that catbox's files can hold: at most 18 digits, the rule of
+    :func:`whole_number` (a seed of 19 digits was written into a record that could not be
+    read back)."""
+    return is_whole(value) and -(10**18) < value < 10**18
+
+
 def counted(k: int, word: str) -> str:
     """``k`` and ``word``, plural unless k is 1 or -1: "1 puzzle", "3 puzzles"."""
     return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"

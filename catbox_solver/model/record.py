@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import GameResult, RoundResult
-from catbox_solver.model.numbers import is_whole, shown, whole_number
+from catbox_solver.model.numbers import is_stored_whole, is_whole, shown, whole_number
 from catbox_solver.model.position import PLAYS, Play, cells_of
 from catbox_solver.model.rules import Ruleset
 
@@ -162,7 +162,7 @@ def _shape_game(g: GameRecord) -> None:
         if r.number != i:  # (as the reader asks: a record numbered otherwise read back wrong)
             raise RecordError(f"a game record's rounds are numbered 1, 2, ...: round {r.number} "
                               f"where round {i} was expected")
-    if g.seed is not None and (not is_whole(g.seed) or whole_number(str(g.seed), True) is None):
+    if g.seed is not None and not is_stored_whole(g.seed):
         # (a seed of 19 digits or more was written, and the reader then refused it)
         raise RecordError(f"a game record's seed is a whole number of at most 18 digits or "
                           f"None, not {shown(g.seed)}")
