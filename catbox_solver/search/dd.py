@@ -388,26 +388,30 @@ class Search:
         h = self.hero
         return (st.used, st.owners[h], st.won[h], st.leader, *st.colors, *st.hands)
 
+    def _late(self) -> bool:
+        """Has the deadline passed?"""
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     @contextmanager
     def _python_search(self) -> Iterator[None]:
         """A plain-Python search keeps time as the compiled core's does (_core_answer): it
         does not start after the deadline, and an answer found past it raises _Timeout
-        (with ``timeout=0`` the engines answered differently). Cut short, it leaves the
-        state as it found it: the plays its recursion made are taken back (the compiled
-        core works on a copy; here a Search asked again after OutOfTime answered about
-        the position deep in the line that was cut: the trick game makes its plays in
-        place, without the undo list, so the state is copied and put back)."""
-        st = self.st
-        deadline = self.deadline
-        if deadline is not None and time.perf_counter() > deadline:
+        (with ``timeout=0`` the engines answered differently). Cut short (the clock, a
+        stop, a restart's node budget), it leaves the state as it found it: the plays its
+        recursion made are taken back (the compiled core works on a copy; here a Search
+        asked again after OutOfTime answered about the position deep in the line that was
+        cut: the trick game makes its plays in place, without the undo list, so the state
+        is copied and put back)."""
+        if self._late():
             raise _Timeout
+        st = self.st
         snap = st.snapshot()
         try:
             yield
-        except _Timeout:
+        except BaseException:
             st.restore(snap)
             raise
-        if deadline is not None and time.perf_counter() > deadline:
+        if self._late():
             raise _Timeout
 
     # ---- the trick game: one integer for the rest of the round -----------------------
@@ -475,7 +479,7 @@ class Search:
         value_only their guard handles Ctrl-C instead. Only from _LONG_FROM tricks left:
         a shorter search ends within milliseconds, and then Python's own handler raises
         (a guard on every tiny call of a puzzle's searches doubled their time)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self._late():
             # its answer would be thrown away (below), and a search started late still
             # cost time: a first-lead search's first 4096 nodes fault in its 256 MB table,
             # about 0.5 s (a 1 s DD table of 4 players took 2.3 s, the seats after the
@@ -490,7 +494,7 @@ class Search:
         else:
             res, nodes = call(*args)
         self.nodes += nodes
-        if res is None or (self.deadline is not None and time.perf_counter() > self.deadline):
+        if res is None or self._late():
             raise _Timeout
         return res
 
@@ -1585,7 +1589,6 @@ class Search:
         return self._table(cap)
 
     def _table(self, cap: int) -> bool | None:
-        st = self.st
         core = self._loaded_core()
         if core is not None:
             try:
@@ -1594,7 +1597,6 @@ class Search:
                 if core.capped:
                     return None
                 raise
-        depth = len(st.undo)
         end = self.nodes + cap
         budget = 2000
         attempt = 0
@@ -1604,11 +1606,10 @@ class Search:
             if 0 <= cap and end <= self._limit:
                 self._limit = end
             try:
-                with self._python_search():
+                with self._python_search():  # (a restart's budget: the state put back)
                     return self._t()
             except _Budget:
-                while len(st.undo) > depth:
-                    st.pop()
+                pass
             if cap >= 0 and self._limit == end:  # (the cap, not a restart's budget)
                 return None
             attempt += 1
