@@ -231,12 +231,10 @@ class Position:
                 raise PositionError(f"neutral token value {v!r} outside 1-{rules.values}")
         if predictions is None and rules.has_predictions:
             predictions = (None,) * n
-        if not rules.has_predictions and predictions is not None:
+        _check_predictions_form(predictions)
+        if not rules.has_predictions and any(x is not None for x in predictions or ()):
             # (they were dropped without a word; with_predictions refuses them too)
-            if not isinstance(predictions, (tuple, list)) or any(
-                x is not None for x in predictions
-            ):
-                raise PositionError(f"{n} players make no predictions, not {predictions!r}")
+            raise PositionError(f"{n} players make no predictions, not {predictions!r}")
         return cls(
             rules,
             (0,) * n,
