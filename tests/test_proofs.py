@@ -10,7 +10,8 @@ import pytest
 from ortools.sat.python import cp_model
 
 from catbox_solver.errors import SearchError
-from catbox_solver.model.cpsat import build_free_round
+from catbox_solver.model.cpsat import _cell, add_clause, build_free_round
+from catbox_solver.model.csp import RoundState
 from catbox_solver.model.deal import deal
 from catbox_solver.model.game import hands_after_discards
 from catbox_solver.model.position import Position
@@ -20,6 +21,8 @@ from catbox_solver.search.exists import WitnessBug, make_solver
 from catbox_solver.search.proofs import (
     STATEMENTS,
     _paradox_free,
+    _paradox_in,
+    _red_exception_in,
     prove,
     prove_full_board,
     relabel,
@@ -158,3 +161,91 @@ def test_the_free_deal_model_agrees_with_the_search_on_fixed_deals(players: int)
         ), (seed, discards)
         seen.add((False, True))
     assert (False, True) in seen and (True, False) in seen  # (both answers were met)
+
+
+def _event_by_reading(st: RoundState, last: int, event: str) -> int | None:
+    """The first round trick up to ``last`` in which ``event`` (a paradox, or red led while
+    red is not broken) can happen from ``st``, by a plain search over the separate reading
+    of the rules in :mod:`catbox_solver.model.csp` (None: in none of them)."""
+    trick = st.rules.tricks - st.tricks_left + 1
+    if st.tricks_left == 0 or trick > last:
+        return None
+    options = st.options()
+    if event == "paradox" and not options:
+        return trick
+    if event == "red" and not st.trick:
+        if not any(c == 0 for _v, c in st.taken) and any(c == 0 for _v, c in options):
+            return trick
+        if trick == last:  # (red is led only at the lead)
+            return None
+    first = None
+    for pair in options:
+        child = RoundState(st.rules, set(st.taken), [list(h) for h in st.hands],
+                           [set(c) for c in st.colors], st.leader, list(st.trick),
+                           list(st.won), st.tricks_left)
+        child.play(pair)
+        found = _event_by_reading(child, last, event)
+        if found is not None and (first is None or found < first):
+            first = found
+            if first == trick:
+                break
+    return first
+
+
+@pytest.mark.parametrize("event", ["paradox", "red"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_proofs_events_agree_with_a_plain_search_on_fixed_rounds(
+    players: int, event: str
+) -> None:
+    """earliest-paradox and red-lead-exception prove "never before trick t" with the
+    free-deal model and the event's literal (`_paradox_in`, `_red_exception_in`); only
+    their witnesses were replayed. Here the infeasible side is checked too: the deal, the
+    discards and a random first part of the round (which avoids red where it can, to keep
+    red unbroken) are fixed in the model, and the first of the next two tricks in which the
+    event can happen must be the one a plain search over the separate reading of
+    :mod:`catbox_solver.model.csp` finds. Cases where it can and where it cannot are both
+    met, for every player count."""
+    rules = Ruleset(players=players)
+    if event == "red":
+        rules = rules.with_switches(red_lead="exception")
+    literal = _paradox_in if event == "paradox" else _red_exception_in
+    met = {True: 0, False: 0}
+    for seed in range(400):
+        rng = random.Random(seed)
+        dealt = deal(rules, seed)
+        discards = [rng.choice(hand) for hand in dealt.hands]
+        hands = hands_after_discards(dealt.hands, discards)
+        revealed = dealt.revealed if players == 2 else ()
+        pos = Position.new_round(rules, hands, 0, None, revealed)
+        cut = rng.randrange(1, rules.tricks - 1)
+        line = []
+        while pos.tricks_played < cut and not pos.is_paradox:
+            legal = list(pos.legal_plays())
+            if event == "red":
+                legal = [p for p in legal if p.color != 0] or legal
+            line.append(rng.choice(legal))
+            pos = pos.play(line[-1])
+        last = pos.tricks_played + (1 if event == "paradox" else 2)
+        if pos.is_paradox or last > rules.tricks:
+            continue
+        by_reading = _event_by_reading(RoundState.of(pos), last, event)
+        if met[by_reading is not None] >= 3:
+            continue
+        met[by_reading is not None] += 1
+        by_model = None
+        for t in range(pos.tricks_played + 1, last + 1):
+            rm = build_free_round(rules, 0, [list(h) for h in hands], [[d] for d in discards])
+            for v in rm.revealed if players == 2 else ():  # (which leftovers are shown)
+                rm.model.add(rm.revealed[v] == revealed.count(v))
+            for s, play in enumerate(line):
+                add_clause(rm.model, [rm.x[s][_cell(play.value, play.color)]])
+            add_clause(rm.model, [literal(rm, t)])
+            status = make_solver(WORKERS, LIMIT).solve(rm.model)
+            assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+            if status != cp_model.INFEASIBLE:
+                by_model = t
+                break
+        assert by_model == by_reading, (seed, [p.text for p in line])
+        if min(met.values()) >= 3:
+            break
+    assert met == {True: 3, False: 3}
