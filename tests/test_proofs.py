@@ -5,19 +5,30 @@ counterexample."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
+from gen import replay
 from ortools.sat.python import cp_model
 
 from catbox_solver.errors import SearchError
-from catbox_solver.model.cpsat import _cell, add_clause, build_free_round
+from catbox_solver.model.cpsat import (
+    RoundModel,
+    _cell,
+    add_clause,
+    build_free_round,
+    empty_at_end_lit,
+    neg,
+    or_lit,
+)
 from catbox_solver.model.csp import RoundState
 from catbox_solver.model.deal import deal
 from catbox_solver.model.game import hands_after_discards
-from catbox_solver.model.position import Position
+from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.search.dd import Search
 from catbox_solver.search.exists import WitnessBug, make_solver
+from catbox_solver.search.lines import paradox_free_line
 from catbox_solver.search.proofs import (
     STATEMENTS,
     _paradox_free,
@@ -163,6 +174,61 @@ def test_the_free_deal_model_agrees_with_the_search_on_fixed_deals(players: int)
     assert (False, True) in seen and (True, False) in seen  # (both answers were met)
 
 
+Cut = tuple[
+    tuple[tuple[int, ...], ...], list[int], tuple[int, ...], list[Play], Position
+]
+
+
+def _cut_round(rules: Ruleset, seed: int, cut: int, keep_red: bool = False,
+               lose_colors: bool = False, paradox_free: bool = False) -> Cut:
+    """A seeded deal, random discards and a random line through the rules engine up to
+    round trick ``cut`` (or a paradox): avoiding red where it can (``keep_red``), declaring
+    off the led color where it can (``lose_colors``), or the start of a paradox-free round
+    found by the library's depth-first search (``paradox_free``; the discards distinct;
+    none found: the first lead)."""
+    rng = random.Random(seed)
+    dealt = deal(rules, seed)
+    discards: list[int] = []
+    for hand in dealt.hands:
+        others = [v for v in hand if v not in discards] if paradox_free else []
+        discards.append(rng.choice(others or hand))
+    hands = hands_after_discards(dealt.hands, discards)
+    revealed = dealt.revealed if rules.players == 2 else ()
+    pos = Position.new_round(rules, hands, 0, None, revealed)
+    line: list[Play] = []
+    if paradox_free:
+        whole = paradox_free_line(pos, rng, 20_000) or []
+        line = list(whole[: cut * rules.players])
+        return hands, discards, revealed, line, replay(pos, line)[-1]
+    while pos.tricks_played < cut and not pos.is_paradox:
+        legal = list(pos.legal_plays())
+        if keep_red:
+            legal = [p for p in legal if p.color != 0] or legal
+        if lose_colors and pos.trick:
+            legal = [p for p in legal if p.color != pos.trick[0].color] or legal
+        line.append(rng.choice(legal))
+        pos = pos.play(line[-1])
+    return hands, discards, revealed, line, pos
+
+
+def _fixed_round(rules: Ruleset, hands: Sequence[Sequence[int]], discards: Sequence[int],
+                 revealed: Sequence[int], line: Sequence[Play]) -> RoundModel:
+    """The proofs' free-deal model with the deal, the discards, the leftovers shown (2
+    players) and the first plays fixed."""
+    rm = build_free_round(rules, 0, [list(h) for h in hands], [[d] for d in discards])
+    for v in rm.revealed if rules.players == 2 else ():
+        rm.model.add(rm.revealed[v] == list(revealed).count(v))
+    for s, play in enumerate(line):
+        add_clause(rm.model, [rm.x[s][_cell(play.value, play.color)]])
+    return rm
+
+
+def _feasible(rm: RoundModel) -> bool:
+    status = make_solver(WORKERS, LIMIT).solve(rm.model)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return status != cp_model.INFEASIBLE
+
+
 def _event_by_reading(st: RoundState, last: int, event: str) -> int | None:
     """The first round trick up to ``last`` in which ``event`` (a paradox, or red led while
     red is not broken) can happen from ``st``, by a plain search over the separate reading
@@ -212,19 +278,8 @@ def test_the_proofs_events_agree_with_a_plain_search_on_fixed_rounds(
     met = {True: 0, False: 0}
     for seed in range(400):
         rng = random.Random(seed)
-        dealt = deal(rules, seed)
-        discards = [rng.choice(hand) for hand in dealt.hands]
-        hands = hands_after_discards(dealt.hands, discards)
-        revealed = dealt.revealed if players == 2 else ()
-        pos = Position.new_round(rules, hands, 0, None, revealed)
-        cut = rng.randrange(1, rules.tricks - 1)
-        line = []
-        while pos.tricks_played < cut and not pos.is_paradox:
-            legal = list(pos.legal_plays())
-            if event == "red":
-                legal = [p for p in legal if p.color != 0] or legal
-            line.append(rng.choice(legal))
-            pos = pos.play(line[-1])
+        cut = rng.randrange(2, rules.tricks - 1)
+        hands, discards, revealed, line, pos = _cut_round(rules, seed, cut, event == "red")
         last = pos.tricks_played + (1 if event == "paradox" else 2)
         if pos.is_paradox or last > rules.tricks:
             continue
@@ -234,18 +289,93 @@ def test_the_proofs_events_agree_with_a_plain_search_on_fixed_rounds(
         met[by_reading is not None] += 1
         by_model = None
         for t in range(pos.tricks_played + 1, last + 1):
-            rm = build_free_round(rules, 0, [list(h) for h in hands], [[d] for d in discards])
-            for v in rm.revealed if players == 2 else ():  # (which leftovers are shown)
-                rm.model.add(rm.revealed[v] == revealed.count(v))
-            for s, play in enumerate(line):
-                add_clause(rm.model, [rm.x[s][_cell(play.value, play.color)]])
+            rm = _fixed_round(rules, hands, discards, revealed, line)
             add_clause(rm.model, [literal(rm, t)])
-            status = make_solver(WORKERS, LIMIT).solve(rm.model)
-            assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
-            if status != cp_model.INFEASIBLE:
+            if _feasible(rm):
                 by_model = t
                 break
         assert by_model == by_reading, (seed, [p.text for p in line])
         if min(met.values()) >= 3:
             break
     assert met == {True: 3, False: 3}
+
+
+def _endings(st: RoundState) -> set[tuple[bool, frozenset[tuple[int, int]], bool]]:
+    """Every way the rest of the round can go, by a plain search over csp.py's reading:
+    (ended in a paradox, the cells left empty, some player lost all four colors)."""
+    lost = any(not colors for colors in st.colors)
+    options = st.options()
+    if st.tricks_left == 0 or not options:
+        everything = {(v, c) for v in range(1, st.rules.values + 1) for c in range(4)}
+        return {(st.tricks_left > 0, frozenset(everything - st.taken), lost)}
+    out = set()
+    for pair in options:
+        child = RoundState(st.rules, set(st.taken), [list(h) for h in st.hands],
+                           [set(c) for c in st.colors], st.leader, list(st.trick),
+                           list(st.won), st.tricks_left)
+        child.play(pair)
+        out |= {(paradox, empty, lost or lost_later)
+                for paradox, empty, lost_later in _endings(child)}
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_which_cells_can_stay_empty_agrees_with_a_plain_search(players: int) -> None:
+    """one-empty-cell asks, per cell, for a paradox-free round that leaves it empty, and
+    its "never empty" cells are the model's infeasible answers. With the deal, discards
+    and all but the last two tricks fixed, the cells the model can leave empty in a
+    paradox-free round are the ones a plain search over csp.py's reading finds."""
+    rules = Ruleset(players=players)
+    cases = 0
+    for seed in range(40):
+        hands, discards, revealed, line, pos = _cut_round(
+            rules, seed, rules.tricks - 2, paradox_free=True
+        )
+        if pos.tricks_left != 2:  # (no paradox-free round found)
+            continue
+        endings = _endings(RoundState.of(pos))
+        by_reading = {cell for paradox, empty, _ in endings if not paradox for cell in empty}
+        if not by_reading:
+            continue
+        by_model = set()
+        for v, c in {(v, c) for _p, empty, _ in endings for v, c in empty}:
+            rm = _fixed_round(rules, hands, discards, revealed, line)
+            _paradox_free(rm)
+            add_clause(rm.model, [empty_at_end_lit(rm, _cell(v, c))])
+            if _feasible(rm):
+                by_model.add((v, c))
+        assert by_model == by_reading, (seed, [p.text for p in line])
+        assert all(len(empty) == 1 for paradox, empty, _ in endings if not paradox)
+        cases += 1
+        if cases == 2:
+            break
+    assert cases == 2
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_losing_all_colors_agrees_with_a_plain_search(players: int) -> None:
+    """last-color-kept: with the Czech reading (the declared color is lost) a player can
+    lose all four, with the official one never. With the deal, discards and all but the
+    last three tricks fixed (a line that declares off the led color where it can), the
+    model finds such a round exactly when a plain search over csp.py's reading does."""
+    met = {True: 0, False: 0}
+    for reading in ("declared", "led"):
+        rules = Ruleset(players=players).with_switches(color_loss=reading)
+        for seed in range(300):
+            hands, discards, revealed, line, pos = _cut_round(
+                rules, seed, rules.tricks - 3, lose_colors=True
+            )
+            if pos.is_paradox:
+                continue
+            by_reading = any(lost for _p, _e, lost in _endings(RoundState.of(pos)))
+            if met[by_reading] >= 2 or (by_reading and reading == "led"):
+                continue
+            met[by_reading] += 1
+            rm = _fixed_round(rules, hands, discards, revealed, line)
+            lits = [or_lit(rm.model, [rm.keeps[j][p][c] for c in range(4)], f"any{j}_{p}")
+                    for j in range(1, rm.tricks + 1) for p in range(players)]
+            add_clause(rm.model, [neg(lit) for lit in lits])
+            assert _feasible(rm) is by_reading, (reading, seed, [p.text for p in line])
+            if met[True] >= 2 and met[False] >= 2:
+                break
+    assert met == {True: 2, False: 2}
