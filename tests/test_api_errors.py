@@ -457,6 +457,15 @@ def test_is_legal_takes_text_as_play_does() -> None:
         POS.is_legal("9x")
 
 
+def test_a_hand_built_play_shows_only_a_real_card() -> None:
+    """Play(12, 7).text was an IndexError, Play(12, 1) showed as "12b" and Play(3, -1)
+    as "3g" (a Play is not checked when built)."""
+    assert [Play(v, c).text for v, c in ((1, 0), (9, 3), (5, 2))] == ["1r", "9g", "5y"]
+    assert str(Play(7, 1)) == "7b"
+    for v, c in ((12, 7), (12, 1), (3, -1), (0, 1), (True, 1), (3.0, 1), (3, 4)):
+        with pytest.raises(CatboxError, match=f"no play has value {v!r} and color {c!r}"):
+            _ = Play(v, c).text  # type: ignore[arg-type]
+
 def test_a_search_out_of_time_raises_its_public_exception() -> None:
     """A Search used on its own raises OutOfTime when its deadline passes (it let a
     private _Timeout out); solve and the others catch it and answer "unknown"."""

@@ -29,7 +29,13 @@ class Play(NamedTuple):
 
     @property
     def text(self) -> str:
-        return f"{self.value}{PLAY_COLOR_CHARS[self.color]}"
+        """``7r``; a Play built by hand with no such value or color (it is not checked when
+        built: the search makes millions) raises NotationError instead of showing a wrong
+        play (``Play(12, 1)`` as "12b", ``Play(3, -1)`` as "3g")."""
+        v, c = self.value, self.color
+        if not (is_whole(v) and is_whole(c) and 1 <= v <= 9 and 0 <= c <= 3):
+            raise NotationError(f"no play has value {v!r} and color {c!r} (1-9, 0-3)")
+        return f"{v}{PLAY_COLOR_CHARS[c]}"
 
     def __str__(self) -> str:
         return self.text
