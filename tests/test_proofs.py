@@ -118,6 +118,12 @@ def test_witness_checks_catch_a_bad_deal_or_line() -> None:
     six_copies = ((other,), *w.discards[1:])
     with pytest.raises(WitnessBug, match=f"6 copies of value {other}"):
         replay_deal(w.rules, w.hands, six_copies, w.revealed, w.hidden, w.line)
+    # a swapped card makes one value too many and another too few: the excess is named
+    # (it was whichever value came first, so this check failed for some witnesses)
+    dealt = deal(w.rules, 1).hands  # every seat's lowest card is a 1
+    hands, ones = [h[1:] for h in dealt], [(h[0],) for h in dealt]
+    with pytest.raises(WitnessBug, match="6 copies of value 6"):
+        replay_deal(w.rules, hands, [(6,), *ones[1:]], (), (), ())
     swapped = relabel(w, {1: 2, 2: 1})  # blue and yellow trade names: still a round
     assert swapped.final.is_paradox and swapped.final.paradox_by == w.final.paradox_by
 

@@ -101,11 +101,17 @@ def replay_deal(
 ) -> DealLine:
     """Check the deal (5 copies of each value) and replay the line from the first lead;
     anything wrong is a bug of the encoding (:class:`WitnessBug`)."""
-    for v in range(1, rules.values + 1):
-        total = sum(h.count(v) for h in hands) + sum(d.count(v) for d in discards)
-        total += list(revealed).count(v) + list(hidden).count(v)
-        if total > rules.copies or (rules.leftover == 0 and total != rules.copies):
-            raise WitnessBug(f"bug: witness deal has {total} copies of value {v}")
+    totals = {
+        v: sum(h.count(v) for h in hands) + sum(d.count(v) for d in discards)
+        + list(revealed).count(v) + list(hidden).count(v)
+        for v in range(1, rules.values + 1)
+    }
+    # a value with too many copies first (a card swapped for another also leaves one short,
+    # and which of the two was named depended on their order)
+    wrong = [v for v, total in totals.items() if total > rules.copies]
+    wrong += [v for v, total in totals.items() if rules.leftover == 0 and total < rules.copies]
+    if wrong:
+        raise WitnessBug(f"bug: witness deal has {totals[wrong[0]]} copies of value {wrong[0]}")
     pos = Position.new_round(rules, [list(h) for h in hands], 0, None, tuple(revealed))
     for i, pl in enumerate(line):
         try:
