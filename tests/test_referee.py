@@ -327,6 +327,16 @@ def test_a_prediction_the_ruleset_does_not_allow() -> None:
     assert v.message == "seat 0 predicted 2; allowed: 1, 3, 4"
 
 
+def test_a_round_in_memory_without_predictions_gets_a_verdict() -> None:
+    """The reader refuses a 3-5 player round with no 'predictions' line; built in memory,
+    such a record raised PositionError out of verify (its scores need the predictions)."""
+    record = game(3, 1)
+    v = verify(altered(record, 0, predictions=None))
+    assert (v.valid, v.rule, v.round) == (False, "prediction", 1)
+    assert v.message == "3 players predict: round 1 has no predictions"
+    assert verify(altered(game(2, 1), 0, predictions=None)).valid  # (2 players: none)
+
+
 def test_the_start_must_pass_clockwise() -> None:
     record = game(4, 3)
     v = expect(altered(record, 1, start=2), "wrong player", 1, "start")

@@ -168,6 +168,14 @@ def _start_position(rules: Ruleset, r: RoundRecord) -> Position:
                 r.line("neutral"),
             )
     predictions = r.predictions
+    if predictions is None and rules.has_predictions:
+        # (the reader refuses a round with no 'predictions' line; a record built in memory
+        # got as far as the scores, whose bonus needs them, and raised out of verify)
+        raise _Illegal(
+            "prediction",
+            f"{rules.players} players predict: round {r.number} has no predictions",
+            r.line("round"),
+        )
     if predictions is not None:
         # (what the reader refuses; a record built in memory was judged on them)
         if not rules.has_predictions:
