@@ -249,6 +249,8 @@ def _plays_field(val: Any, pos: Position, where: str) -> tuple[Play, ...]:
                 f"{where}: field 'answer': {x} is not a legal play of seat {pos.to_move} "
                 f"({RULE_TEXT[reason]})"
             )
+        if play in out:  # (a repeated play was taken silently, even a million times)
+            raise PuzzleError(f"{where}: field 'answer': {play.text} is given twice")
         out.add(play)
     return tuple(sorted(out))
 

@@ -253,6 +253,8 @@ def test_toml_string_exact() -> None:
          "(rule 1: that cell of the research board is taken)"),
         ({"answer": ["6r", "4r"]}, "f.toml: field 'answer': 4r is not a legal play of seat 0 "
          "(card not in hand)"),
+        # (a repeated play was taken silently)
+        ({"answer": ["6r", "6R"]}, "f.toml: field 'answer': 6r is given twice"),
         ({"hero": 2}, "f.toml: field 'hero': a force-paradox question is asked of the player "
          "to move (seat 0)"),
         ({"difficulty": 9}, "f.toml: field 'difficulty' must be 1-5, not 9"),
