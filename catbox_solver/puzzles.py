@@ -37,7 +37,8 @@ from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
 PLAY_KINDS = ("safe", "best-tricks", "best-score", "force-paradox")
-THEMES = ("avoid-paradox", "force-paradox", "red-lead", "exact-bid", "empty-square")
+THEMES = ("avoid-paradox", "force-paradox", "red-lead", "red-lead-exception", "exact-bid",
+          "empty-square")
 
 _FIELDS = {
     "id", "title", "players", "ruleset", "position", "question", "hero", "answer", "value",
@@ -553,14 +554,19 @@ def _plays_text(line: Sequence[Play]) -> str:
     return " ".join(p.text for p in line)
 
 
-def _cell_helps_victim(pos: Position, play: Play) -> bool:
-    """Does ``play`` take a cell the next player could have used (same value in hand,
-    color still declarable)? A force-paradox play that does is *tempting*."""
+def _near_miss(pos: Position, play: Play) -> bool:
+    """Is a wrong force-paradox ``play`` *tempting*: the next player to move is someone
+    else, and the play takes a cell they could have used (same value in hand, color still
+    declarable) or leaves them a single legal play?"""
     after = pos.after(play)
-    if after.tricks_left == 0:
+    if after.tricks_left == 0 or after.to_move == pos.to_move:
+        # (won the trick: the next to play is the mover itself, no victim; this counted as
+        # tempting whenever the mover held another card of that value, and was nearly the
+        # only way a force-paradox play was tempting: audit of session 29)
         return False
     victim = after.to_move
-    return play.value in after.hands[victim] and bool(after.colors[victim] >> play.color & 1)
+    takes = play.value in after.hands[victim] and bool(after.colors[victim] >> play.color & 1)
+    return takes or len(after.legal_plays()) == 1
 
 
 def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
@@ -628,10 +634,16 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                             f"{_join([p.text for p in reply])}")
                 else:
                     note = "the round ends with this trick"
+                if after.to_move == pos.to_move and after.tricks_left > 0:
+                    # you win the trick and lead the next: no one else is stuck at once,
+                    # and a line that went on could show the paradox the question asks for
+                    line = (play,)
+                    note = ("you win the trick and must lead the next one: no one else is "
+                            "left without a legal play at once")
                 if after.is_paradox:
                     note = "you are the next to play, and you have no legal play"
                 verdicts.append(PlayVerdict(
-                    play, False, None, line, _cell_helps_victim(pos, play), note,
+                    play, False, None, line, _near_miss(pos, play), note,
                 ))
         answer = tuple(v.play for v in verdicts if v.correct)
     else:
@@ -812,30 +824,38 @@ _TITLES = {
     "force-paradox": ("Close the box", "Leave them nothing", "Shut the last door",
                       "No cell for you"),
     "red-lead": ("Red is not broken", "Trump waits", "The red lead", "Red under lock"),
+    "red-lead-exception": ("Nothing but red", "The red-lead exception", "Red by necessity",
+                           "When red must be led"),
     "exact-bid": ("Just enough tricks", "Keep your word", "Not one trick too many",
                   "The bid comes first"),
     "empty-square": ("The empty square", "One cell stays empty", "Two players, one gap",
                      "Which cell stays free"),
 }
+_EXCEPTION_HINT = ("Red may not be led before someone breaks it, unless the leader has no "
+                   "other legal play.")
 _HINTS = {
     "avoid-paradox": "For each card you keep, count the cells still open in the colors you "
                      "can declare.",
     "force-paradox": "Look at the next player's hand and colors: which open cells can "
                      "they still use?",
-    "red-lead": "Red may not be led before someone breaks it, unless the leader has no "
-                "other legal play.",
+    "red-lead": _EXCEPTION_HINT,
+    "red-lead-exception": _EXCEPTION_HINT,
     "exact-bid": "Your prediction pays the bonus only when it is met exactly: more tricks "
                  "can cost points.",
     "empty-square": "With two players one cell always stays empty: make sure it is not "
                     "one you need.",
 }
+_BREAKS_RED_HINT = ("Red is not broken yet, and a follower may declare red: the first red "
+                    "play breaks it.")
 THEME_QUESTION = {
     "avoid-paradox": "safe", "force-paradox": "force-paradox", "red-lead": "safe",
+    "red-lead-exception": "safe",
     "exact-bid": "best-score", "empty-square": "safe",
 }
 # tricks left at the puzzle position, per theme
 _TRICKS_LEFT = {
     "avoid-paradox": (2, 3), "force-paradox": (1, 2, 3), "red-lead": (2, 3, 4),
+    "red-lead-exception": (2, 3, 4),
     "exact-bid": (2, 3), "empty-square": (2, 3, 4),
 }
 
@@ -886,7 +906,7 @@ def _prefilter(theme: str, pos: Position) -> bool:
         return False
     if theme == "force-paradox":
         return _immediate_count(pos) == 1
-    if theme == "red-lead":
+    if theme in ("red-lead", "red-lead-exception"):
         if pos.red_broken:
             return False
     if theme == "exact-bid":
@@ -895,24 +915,26 @@ def _prefilter(theme: str, pos: Position) -> bool:
     return _safe_count(pos, pos.to_move) == 1
 
 
-def _red_lead_matters(pos: Position, sol: Solution) -> bool:
-    """The red-lead theme: red is unbroken and either the leader leads red under the
-    exception, or the safe play is red (it breaks red), or the answer changes under the
-    quick-reference reading without the exception."""
+def _red_lead_point(pos: Position, sol: Solution) -> str | None:
+    """Why a red-lead puzzle is about red (red is unbroken): "exception" when the leader
+    leads red under the exception or the answer changes under the quick-reference reading
+    without it; "breaks" when only the safe play being red (it breaks red) makes it so;
+    None: neither, not a red-lead puzzle."""
     plays = pos.legal_plays()
     if not pos.trick and all(p.color == 0 for p in plays):
-        return True
+        return "exception"
+    if pos.rules.red_lead == "exception":
+        other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+        try:
+            other_safe = {p for p in other.legal_plays()
+                          if value_only(other.after(p), pos.to_move, "paradox")}
+        except CatboxError:
+            other_safe = set(sol.correct_plays)
+        if other_safe != set(sol.correct_plays):
+            return "exception"
     if any(p.color == 0 for p in sol.correct_plays):
-        return True
-    if pos.rules.red_lead != "exception":
-        return False
-    other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
-    try:
-        other_safe = {p for p in other.legal_plays()
-                      if value_only(other.after(p), pos.to_move, "paradox")}
-    except CatboxError:
-        return False
-    return other_safe != set(sol.correct_plays)
+        return "breaks"
+    return None
 
 
 def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
@@ -948,14 +970,36 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
     for v in sorted(wrong, key=lambda w: -len(w.line))[:4]:
         parts.append(f"After {_plays_text(v.line)}, {v.note}.")
     if theme == "empty-square":
-        final = replay_line(pz.position, good.line)
-        empty = [(val, c) for val in range(1, final.rules.values + 1) for c in range(4)
-                 if not final.used >> ((val - 1) * 4 + c) & 1
-                 and not (final.rules.players == 2 and val == final.rules.values + 1)]
-        if final.tricks_left == 0 and len(empty) == 1:
-            val, c = empty[0]
-            parts.append(f"The cell that stays empty is {COLOR_NAMES[c]} {val}.")
+        cells = _cells_left_empty(pz.position.after(good.play))
+        names = [f"{COLOR_NAMES[c]} {val}" for val, c in sorted(cells)]
+        if len(names) == 1:
+            parts.append(f"Whatever follows with no paradox, the cell that stays empty is "
+                         f"{names[0]}.")
+        elif names:
+            parts.append(f"The cell that stays empty depends on the rest of the round: "
+                         f"{_join(names)} can be it.")
     return " ".join(parts)
+
+
+def _cells_left_empty(pos: Position) -> set[tuple[int, int]]:
+    """The (value, color) cells that some paradox-free finish of ``pos`` leaves without a
+    token, by a plain search over every line (the empty-square theme: 2 players, at most
+    4 tricks left). The line shown may leave one cell empty where another finish leaves
+    another: an explanation naming the line's cell as the empty one stated something
+    false (audit of session 29)."""
+    memo: dict[Position, frozenset[int]] = {}
+
+    def ends(p: Position) -> frozenset[int]:
+        if p.tricks_left == 0:
+            return frozenset((p.used,))
+        if p.is_paradox:
+            return frozenset()
+        if p not in memo:
+            memo[p] = frozenset().union(*(ends(p.after(q)) for q in p.legal_plays()))
+        return memo[p]
+
+    return {(bit // 4 + 1, bit % 4) for used in ends(pos)
+            for bit in range(pos.rules.values * 4) if not used >> bit & 1}
 
 
 def _candidate_positions(
@@ -963,7 +1007,7 @@ def _candidate_positions(
 ) -> list[Position]:
     """Positions from one seeded round where a puzzle of ``theme`` may hide."""
     start = first_lead(rules, rng, start=None)
-    avoid_red = theme == "red-lead"
+    avoid_red = theme in ("red-lead", "red-lead-exception")
     lines: list[list[Position]] = []
     if theme == "force-paradox" or rng.random() < 0.3:
         lines.append(random_line(start, rng, avoid_red))
@@ -1014,6 +1058,10 @@ def generate(
     if theme == "exact-bid" and players == 2:
         raise PuzzleError("the exact-bid theme is for 3-5 players (--players 3, 4 or 5)")
     rules = Ruleset.from_name(ruleset, players)
+    if theme == "red-lead-exception" and rules.red_lead != "exception":
+        # (no puzzle could turn on an exception the rules leave out: an endless search)
+        raise PuzzleError(f"the red-lead-exception theme needs the official red lead, and "
+                          f"ruleset {rules.name!r} reads it as {rules.red_lead!r}")
     return _generate(theme, players, seed, exclude, rules, max_rounds)
 
 
@@ -1047,8 +1095,18 @@ def _generate(
                 continue
             if theme == "exact-bid" and not _score_tradeoff(sol):
                 continue
-            if theme == "red-lead" and not _red_lead_matters(pos, sol):
-                continue
+            hint = _HINTS[theme]
+            tags: tuple[str, ...] = ("generated", theme)
+            if theme in ("red-lead", "red-lead-exception"):
+                point = _red_lead_point(pos, sol)
+                if point is None or (theme == "red-lead-exception" and point != "exception"):
+                    continue
+                if point == "exception":  # (the tag finds them: a teacher's question)
+                    tags += ("exception",)
+                else:  # (every one had the exception's hint, though it played no part)
+                    hint = _BREAKS_RED_HINT
+            if theme == "empty-square" and not _cells_left_empty(pos.after(sol.correct_plays[0])):
+                continue  # (no paradox-free finish: no cell is the empty one)
             digest = hashlib.sha1(text.encode()).hexdigest()[:8]
             pz = replace(
                 draft,
@@ -1056,9 +1114,9 @@ def _generate(
                 title=f"{rng.choice(_TITLES[theme])} ({players} players)",
                 answer=sol.correct_plays,
                 value=sol.value,
-                hint=_HINTS[theme],
+                hint=hint,
                 difficulty=sol.difficulty,
-                tags=("generated", theme),
+                tags=tags,
             )
             pz = replace(pz, explanation=_explain(theme, pz, sol))
             yield pz

@@ -31,6 +31,8 @@ from catbox_solver.puzzles import (
     solve_puzzle,
     toml_string,
 )
+from catbox_solver.search import exists as ex
+from catbox_solver.search.dd import value_only
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 CURATED = load_puzzles(PUZZLES)
@@ -349,7 +351,7 @@ def test_rate_difficulty_thresholds() -> None:
 
 THEME_CASES = [
     ("avoid-paradox", 3), ("avoid-paradox", 4), ("force-paradox", 3), ("red-lead", 3),
-    ("exact-bid", 3), ("empty-square", 2),
+    ("red-lead-exception", 4), ("exact-bid", 3), ("empty-square", 2),
 ]
 
 
@@ -363,7 +365,9 @@ def test_generated_puzzles_keep_the_promises(theme: str, players: int) -> None:
         assert pz.players == players
         assert len(pos.legal_plays()) >= 3
         assert len(pz.plays) == 1
-        assert pz.tags == ("generated", theme)
+        assert pz.tags[:2] == ("generated", theme)
+        extra = {"red-lead": ((), ("exception",)), "red-lead-exception": (("exception",),)}
+        assert pz.tags[2:] in extra.get(theme, ((),))
         sol = solve_puzzle(pz)
         assert sol.ok and sol.tempting >= 1
         assert pz.difficulty == sol.difficulty
@@ -371,8 +375,16 @@ def test_generated_puzzles_keep_the_promises(theme: str, players: int) -> None:
         if theme == "force-paradox":
             assert pos.after(pz.plays[0]).is_paradox
             assert pos.after(pz.plays[0]).to_move != pos.to_move
-        if theme == "red-lead":
+        if theme in ("red-lead", "red-lead-exception"):
             assert not pos.red_broken
+        if theme == "red-lead-exception":
+            # the exception decides it: the leader has only red plays, or without the
+            # exception (the quick reference's reading) the right plays differ
+            never = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+            safe = {p for p in never.legal_plays()
+                    if value_only(never.after(p), pos.to_move, "paradox")}
+            only_red = not pos.trick and all(p.color == 0 for p in pos.legal_plays())
+            assert only_red or safe != set(pz.plays)
         if theme == "exact-bid":
             assert pz.question == "best-score" and pz.value is not None
         # a generated file reads back as the same puzzle
@@ -439,3 +451,50 @@ def test_generate_leaves_the_callers_exclude_set_alone() -> None:
     other = next(generate("avoid-paradox", 3, 1, exclude={position_to_notation(first.position)},
                           max_rounds=60))
     assert other.id != first.id
+
+
+def test_a_force_paradox_play_that_wins_the_trick_is_not_a_near_miss() -> None:
+    """2y wins the trick, so its own player leads next: it used to count as tempting (a
+    cell "the next player" could use, the next player being the mover) and its
+    refutation went on to a reply that left seat 1 stuck, the very paradox asked for."""
+    pz = load_puzzle(PUZZLES / "force-paradox-2p-ccdc40d0.toml")
+    sol = solve_puzzle(pz)
+    (v,) = [v for v in sol.verdicts if v.play == P("2y")]
+    assert (v.correct, v.tempting, v.line) == (False, False, (P("2y"),))
+    assert v.note == ("you win the trick and must lead the next one: no one else is left "
+                      "without a legal play at once")
+    assert pz.position.after(P("2y")).to_move == pz.position.to_move
+    assert sol.tempting == 0 and sol.difficulty == pz.difficulty == 1
+
+
+def test_empty_square_explanations_name_every_cell_that_can_stay_empty() -> None:
+    """The explanation named the cell the shown line leaves empty as if it were forced
+    ("The cell that stays empty is green 3"), where other paradox-free finishes leave
+    red 1, blue 1 or red 3 empty. Here CP-SAT (the exists question, another method)
+    checks every cell the plain search names, and every other cell empty at the start."""
+    pz = load_puzzle(PUZZLES / "empty-square-2p-4be5f88b.toml")
+    after = pz.position.after(pz.plays[0])
+    can = set()
+    for v in range(1, after.rules.values + 1):
+        for c in range(4):
+            if after.owner_of(v, c) is None:
+                res = ex.exists(after, [ex.no_paradox(), ex.empty((v, c))], workers=1)
+                if res.exists:
+                    can.add((v, c))
+    assert can == {(1, 0), (1, 1), (3, 0), (3, 3)}
+    assert pz.explanation.endswith("The cell that stays empty depends on the rest of the "
+                                   "round: red 1, blue 1, red 3 or green 3 can be it.")
+
+
+def test_red_lead_puzzles_say_what_they_turn_on() -> None:
+    """Every generated red-lead puzzle carried the exception's hint, though in most with 4
+    players a follower breaks red and the answer is the same without the exception."""
+    exception = [p for p in CURATED if "exception" in p.tags and "generated" in p.tags]
+    breaks = [p for p in CURATED if p.tags == ("generated", "red-lead")]
+    assert len(exception) == 3 and len(breaks) == 1
+    assert all(p.hint.startswith("Red may not be led before") for p in exception)
+    (b,) = breaks
+    assert b.hint.startswith("Red is not broken yet, and a follower may declare red")
+    assert b.plays[0].color == 0 and b.position.trick  # a follower's red play
+    with pytest.raises(PuzzleError, match="needs the official red lead"):
+        generate("red-lead-exception", 3, 1, ruleset="quickref-red-lead")
