@@ -192,7 +192,8 @@ def generate_cmd(
     is kept when only one play is correct (best-score: one best play, a point clear),
     there are at least three legal plays and at least one tempting wrong one, and no
     puzzle in OUT has the same position. Each file gets a difficulty from the solving
-    effort. Themes: avoid-paradox, force-paradox, red-lead, exact-bid (3-5 players),
+    effort. Themes: avoid-paradox, force-paradox, red-lead, red-lead-exception (only
+    the positions the red-lead exception decides), exact-bid (3-5 players),
     empty-square (2 players).
 
     \b
