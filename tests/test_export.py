@@ -210,6 +210,28 @@ def test_export_command(tmp_path: Path) -> None:
     assert result.output == sheet_html(loaded)
 
 
+def test_export_checks_the_stored_answers_first(tmp_path: Path) -> None:
+    """A wrong stored answer went onto the sheet without a word (exit 0), while `puzzle
+    solve` exits 1 on it: now nothing is written, unless --no-check."""
+    (tmp_path / "a.toml").write_text(
+        PUZZLE_TOML.format(pos=TWO_P).replace("answer = []", 'answer = ["5g"]'),
+        encoding="utf-8",
+    )
+    out = tmp_path / "sheet.html"
+    result = run("puzzle", "export", str(tmp_path), "-o", str(out))
+    assert result.exit_code == 1 and not out.exists()
+    assert result.output == (
+        "error: 1 of 1 stored answer wrong: two-safe (stored answer 5g, solver says none); "
+        "nothing written (--no-check exports them as they are)\n"
+    )
+    result = run("puzzle", "export", str(tmp_path), "-o", str(out), "--no-check")
+    assert result.exit_code == 0 and "Only 5g keeps you safe" in out.read_text("utf-8")
+    out.unlink()
+    result = run("puzzle", "export", str(tmp_path), "-o", str(out), "--timeout", "0")
+    assert result.exit_code == 3 and not out.exists()
+    assert result.output.startswith("error: 1 of 1 puzzle not checked within --timeout: "
+                                    "two-safe; nothing written")
+
 def test_export_errors_are_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text('id = "x"\n', encoding="utf-8")
     for args, fragment in (

@@ -7,12 +7,24 @@ from pathlib import Path
 
 import click
 
-from catbox_solver.cli.common import GivenPath, WholeNumber, WholeRange, counted, main
+from catbox_solver.cli.common import (
+    EXIT_INVALID,
+    EXIT_UNCHECKED,
+    GivenPath,
+    Seconds,
+    WholeNumber,
+    WholeRange,
+    counted,
+    main,
+    progress,
+    quiet_option,
+    ready_search,
+)
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.export import DEFAULT_TITLE, write_sheet
 from catbox_solver.model.files import write_whole
 from catbox_solver.model.notation import read_position
-from catbox_solver.puzzles import load_puzzles
+from catbox_solver.puzzles import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
 from catbox_solver.svg import MAX_SIZE, position_svg
 
 _EXAMPLE_4P = (
@@ -38,7 +50,9 @@ EXPORT_HELP = """Export puzzles as one self-contained HTML page to print or shar
 puzzle's picture, difficulty, question, a hint and a "Show answer" button revealing the
 answer and its explanation. The page loads nothing from the network.
 
-PUZZLES is a puzzle file (TOML) or a directory of them (*.toml, sorted by name).
+PUZZLES is a puzzle file (TOML) or a directory of them (*.toml, sorted by name). Every
+puzzle is solved first, and nothing is written when a stored answer is wrong (exit code 1)
+or a puzzle cannot be checked within --timeout (exit code 3); --no-check skips that.
 
 \b
 Example:
@@ -85,9 +99,17 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
     help="Write the HTML page to this file (default, or '-': standard output).",
 )
 @click.option("--title", default=DEFAULT_TITLE, show_default=True, help="The page title.")
-def export(puzzles: Path, output: Path | None, title: str) -> None:
+@click.option("--no-check", is_flag=True,
+              help="Do not solve the puzzles first (a wrong stored answer is published).")
+@click.option("--timeout", type=Seconds(), default=None,
+              help="Seconds per puzzle for the check (default none).")
+@quiet_option
+def export(puzzles: Path, output: Path | None, title: str, no_check: bool,
+           timeout: float | None, quiet: bool) -> None:
     """Export puzzles as a printable HTML sheet."""
     loaded = load_puzzles(puzzles)
+    if not no_check:
+        _check_answers(loaded, timeout, quiet)
     if output is None or str(output) == "-":
         from catbox_solver.export import sheet_html
 
@@ -95,3 +117,29 @@ def export(puzzles: Path, output: Path | None, title: str) -> None:
         return
     size = write_sheet(loaded, output, title)
     click.echo(f"wrote {output}: {counted(len(loaded), 'puzzle')}, {size} bytes", err=True)
+
+
+def _check_answers(loaded: list[Puzzle], timeout: float | None, quiet: bool) -> None:
+    """Solve every puzzle before it is published: a wrong stored answer went onto the sheet
+    without a word, while `puzzle solve` exits 1 on it (audit of session 29)."""
+    wrong: list[str] = []
+    late: list[str] = []
+    ready_search(quiet)
+    for pz in progress(loaded, len(loaded), "checking", quiet):
+        try:
+            sol = solve_puzzle(pz, timeout)
+        except PuzzleTimeout:
+            late.append(pz.id)
+            continue
+        if not sol.ok:
+            wrong.append(f"{pz.id} ({'; '.join(sol.problems)})")
+    if wrong:
+        click.echo(f"error: {len(wrong)} of {counted(len(loaded), 'stored answer')} wrong: "
+                   f"{', '.join(wrong)}; nothing written (--no-check exports them as they "
+                   "are)", err=True)
+        raise click.exceptions.Exit(EXIT_INVALID)
+    if late:
+        click.echo(f"error: {len(late)} of {counted(len(loaded), 'puzzle')} not checked "
+                   f"within --timeout: {', '.join(late)}; nothing written (a longer "
+                   "--timeout, or --no-check)", err=True)
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
