@@ -554,12 +554,12 @@ def _plays_text(line: Sequence[Play]) -> str:
     return " ".join(p.text for p in line)
 
 
-def _near_miss(pos: Position, play: Play) -> bool:
-    """Is a wrong force-paradox ``play`` *tempting*: the next player to move is someone
-    else, and the play takes a cell they could have used (same value in hand, color still
-    declarable) or leaves them a single legal play?"""
-    after = pos.after(play)
-    if after.tricks_left == 0 or after.to_move == pos.to_move:
+def _near_miss(after: Position, play: Play, mover: int) -> bool:
+    """Is a wrong force-paradox ``play`` of seat ``mover`` (``after``: the position it
+    leads to) *tempting*: the next player to move is someone else, and the play takes a
+    cell they could have used (same value in hand, color still declarable) or leaves them
+    a single legal play?"""
+    if after.tricks_left == 0 or after.to_move == mover:
         # (won the trick: the next to play is the mover itself, no victim; this counted as
         # tempting whenever the mover held another card of that value, and was nearly the
         # only way a force-paradox play was tempting: audit of session 29)
@@ -628,22 +628,22 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                 ))
             else:
                 reply = after.legal_plays()
-                line: tuple[Play, ...] = (play, reply[0]) if reply else (play,)
-                if reply:
-                    note = (f"seat {after.to_move} can still play "
-                            f"{_join([p.text for p in reply])}")
-                else:
-                    note = "the round ends with this trick"
-                if after.to_move == pos.to_move and after.tricks_left > 0:
-                    # you win the trick and lead the next: no one else is stuck at once,
-                    # and a line that went on could show the paradox the question asks for
-                    line = (play,)
-                    note = ("you win the trick and must lead the next one: no one else is "
-                            "left without a legal play at once")
+                line: tuple[Play, ...] = (play,)
                 if after.is_paradox:
                     note = "you are the next to play, and you have no legal play"
+                elif not reply:
+                    note = "the round ends with this trick"
+                elif after.to_move == pos.to_move:
+                    # you win the trick and lead the next: no one else is stuck at once,
+                    # and a line that went on could show the paradox the question asks for
+                    note = ("you win the trick and must lead the next one: no one else is "
+                            "left without a legal play at once")
+                else:
+                    line = (play, reply[0])
+                    note = (f"seat {after.to_move} can still play "
+                            f"{_join([p.text for p in reply])}")
                 verdicts.append(PlayVerdict(
-                    play, False, None, line, _near_miss(pos, play), note,
+                    play, False, None, line, _near_miss(after, play, pos.to_move), note,
                 ))
         answer = tuple(v.play for v in verdicts if v.correct)
     else:
