@@ -252,11 +252,7 @@ def _event_by_reading(st: RoundState, last: int, event: str) -> int | None:
             return None
     first = None
     for pair in options:
-        child = RoundState(st.rules, set(st.taken), [list(h) for h in st.hands],
-                           [set(c) for c in st.colors], st.leader, list(st.trick),
-                           list(st.won), st.tricks_left)
-        child.play(pair)
-        found = _event_by_reading(child, last, event)
+        found = _event_by_reading(st.after(pair), last, event)
         if found is not None and (first is None or found < first):
             first = found
             if first == trick:
@@ -316,12 +312,8 @@ def _endings(st: RoundState) -> set[tuple[bool, frozenset[tuple[int, int]], bool
         return {(st.tricks_left > 0, frozenset(everything - st.taken), lost)}
     out = set()
     for pair in options:
-        child = RoundState(st.rules, set(st.taken), [list(h) for h in st.hands],
-                           [set(c) for c in st.colors], st.leader, list(st.trick),
-                           list(st.won), st.tricks_left)
-        child.play(pair)
         out |= {(paradox, empty, lost or lost_later)
-                for paradox, empty, lost_later in _endings(child)}
+                for paradox, empty, lost_later in _endings(st.after(pair))}
     return out
 
 

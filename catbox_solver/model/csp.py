@@ -89,6 +89,14 @@ class RoundState:
                 return follow
         return free
 
+    def after(self, pair: Pair) -> RoundState:
+        """A new state: this one with the play made (assumed legal)."""
+        child = RoundState(self.rules, set(self.taken), [list(h) for h in self.hands],
+                           [set(c) for c in self.colors], self.leader, list(self.trick),
+                           list(self.won), self.tricks_left)
+        child.play(pair)
+        return child
+
     def play(self, pair: Pair) -> None:
         """Make the play (assumed legal) and finish the trick if it is complete."""
         n = self.rules.players
