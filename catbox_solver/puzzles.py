@@ -33,6 +33,7 @@ from catbox_solver.model.numbers import check_int, check_seconds, counted
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
+from catbox_solver.search.forced import quickest_paradox
 from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
@@ -520,6 +521,18 @@ def _search(
     return value, line
 
 
+def _quickest_refutation(pos: Position, hero: int, budget: _Budget) -> tuple[Play, ...]:
+    """The line to the hero's quickest forced paradox from ``pos`` (which the search has
+    shown the hero cannot avoid); its nodes are not counted in the difficulty's."""
+    try:
+        forced = quickest_paradox(pos, hero, budget.deadline)
+    except _Timeout:
+        raise PuzzleTimeout("the search ran out of time (--timeout)") from None
+    if forced is None:  # pragma: no cover - the search proved the paradox
+        raise SearchError("bug: the paradox search and the forced-paradox search disagree")
+    return forced.line
+
+
 def replay_line(pos: Position, line: Sequence[Play]) -> Position:
     """Play ``line`` through the rules engine (checked), returning the final position."""
     need_position(pos)  # (True and an empty line came back as True)
@@ -670,6 +683,10 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
         good_tricks = [trick_vals[p] for (p, _, _), ok in zip(results, correct, strict=True)
                        if ok and p in trick_vals]
         for (play, v, line), ok in zip(results, correct, strict=True):
+            if kind == "safe" and not ok:
+                # the forced refutation, not the search's line: the others hurry the
+                # hero's paradox, the hero puts it off (the line decides "tempting")
+                line = (play, *_quickest_refutation(pos.after(play), hero, budget))
             final = replay_line(pos, line)
             if kind == "safe":
                 if ok:

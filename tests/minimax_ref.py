@@ -46,3 +46,14 @@ def tree_size(pos: Position, limit: int) -> int:
         count += 1
         stack.extend(q.after(p) for p in q.legal_plays())
     return count
+
+
+def paradox_distance(pos: Position, hero: int) -> float:
+    """Plays until the hero's paradox when the others hurry it and the hero puts it off
+    (infinity when the hero can avoid it): the plain reference for
+    catbox_solver.search.forced, by full minimax with no table."""
+    plays = pos.legal_plays()
+    if not plays:
+        return 0 if pos.paradox_by == hero else float("inf")
+    values = [1 + paradox_distance(pos.play(p), hero) for p in plays]
+    return max(values) if pos.to_move == hero else min(values)
