@@ -33,7 +33,7 @@ from catbox_solver.model.numbers import check_int, check_seconds, counted
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
-from catbox_solver.search.forced import quickest_paradox
+from catbox_solver.search.forced import paradox_within, quickest_paradox
 from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
@@ -890,9 +890,9 @@ def random_line(pos: Position, rng: random.Random, avoid_red: bool = False) -> l
         out.append(pos)
 
 
-def _safe_count(pos: Position, hero: int, stop: int = 2) -> int:
-    """How many legal plays keep ``hero`` safe (counting stops at ``stop``)."""
-    found = 0
+def _safe_plays(pos: Position, hero: int, stop: int = 2) -> list[Play]:
+    """The legal plays that keep ``hero`` safe (the search stops after ``stop``)."""
+    found: list[Play] = []
     for play in pos.legal_plays():
         after = pos.after(play)
         if after.legal_plays():
@@ -901,10 +901,19 @@ def _safe_count(pos: Position, hero: int, stop: int = 2) -> int:
         else:
             ok = after.paradox_by != hero
         if ok:
-            found += 1
-            if found >= stop:
+            found.append(play)
+            if len(found) >= stop:
                 break
     return found
+
+
+def _may_tempt(pos: Position, right: Sequence[Play]) -> bool:
+    """Is some wrong play of a ``safe`` candidate tempting: the others cannot force the
+    hero's paradox within the next round of plays (so it comes after more than
+    ``players`` plays, counting the wrong play)?"""
+    hero = pos.to_move
+    return any(not paradox_within(pos.after(p), hero, pos.players - 1)
+               for p in pos.legal_plays() if p not in right)
 
 
 def _forces(pos: Position, play: Play) -> bool:
@@ -929,10 +938,10 @@ def _prefilter(theme: str, pos: Position) -> bool:
     if theme == "exact-bid":
         preds = pos.predictions
         return preds is not None and preds[pos.to_move] is not None
-    return _safe_count(pos, pos.to_move) == 1
+    return len(_safe_plays(pos, pos.to_move)) == 1
 
 
-def _red_lead_point(pos: Position, sol: Solution) -> str | None:
+def _red_lead_point(pos: Position, correct: Sequence[Play]) -> str | None:
     """Why a red-lead puzzle is about red (red is unbroken): "exception" when the leader
     leads red under the exception or the answer changes under the quick-reference reading
     without it; "breaks" when only the safe play being red (it breaks red) makes it so;
@@ -946,10 +955,10 @@ def _red_lead_point(pos: Position, sol: Solution) -> str | None:
             other_safe = {p for p in other.legal_plays()
                           if value_only(other.after(p), pos.to_move, "paradox")}
         except CatboxError:
-            other_safe = set(sol.correct_plays)
-        if other_safe != set(sol.correct_plays):
+            other_safe = set(correct)
+        if other_safe != set(correct):
             return "exception"
-    if any(p.color == 0 for p in sol.correct_plays):
+    if any(p.color == 0 for p in correct):
         return "breaks"
     return None
 
@@ -1103,6 +1112,20 @@ def _generate(
             if text in seen or not _prefilter(theme, pos):
                 continue
             seen.add(text)
+            point = None
+            if kind == "safe":
+                # the cheap tests before the full solve, whose forced refutations (the
+                # quickest paradox after each wrong play) are most of a candidate's cost
+                right = _safe_plays(pos, pos.to_move)  # (one, by _prefilter)
+                if theme in ("red-lead", "red-lead-exception"):
+                    point = _red_lead_point(pos, right)
+                    if point is None or (theme == "red-lead-exception"
+                                         and point != "exception"):
+                        continue
+                if theme == "empty-square" and not _cells_left_empty(pos.after(right[0])):
+                    continue  # (no paradox-free finish: no cell is the empty one)
+                if not _may_tempt(pos, right):
+                    continue
             draft = Puzzle(
                 id="draft", title="", players=players, ruleset=rules.name, position=pos,
                 question=kind, hero=None, answer=(),
@@ -1115,15 +1138,10 @@ def _generate(
             hint = _HINTS[theme]
             tags: tuple[str, ...] = ("generated", theme)
             if theme in ("red-lead", "red-lead-exception"):
-                point = _red_lead_point(pos, sol)
-                if point is None or (theme == "red-lead-exception" and point != "exception"):
-                    continue
                 if point == "exception":  # (the tag finds them: a teacher's question)
                     tags += ("exception",)
                 else:  # (every one had the exception's hint, though it played no part)
                     hint = _BREAKS_RED_HINT
-            if theme == "empty-square" and not _cells_left_empty(pos.after(sol.correct_plays[0])):
-                continue  # (no paradox-free finish: no cell is the empty one)
             digest = hashlib.sha1(text.encode()).hexdigest()[:8]
             pz = replace(
                 draft,

@@ -17,7 +17,7 @@ from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.puzzles import load_puzzle, solve_puzzle
 from catbox_solver.search.dd import Search, _Timeout
-from catbox_solver.search.forced import plays_left, quickest_paradox
+from catbox_solver.search.forced import paradox_within, plays_left, quickest_paradox
 
 
 def _position(seed: int, players: int) -> tuple[Position, int] | None:
@@ -47,6 +47,9 @@ def _check(pos: Position, hero: int) -> float:
     got = quickest_paradox(pos, hero)
     safe = Search(pos, hero).exact("paradox")
     assert (got is None) == (want == float("inf")) == bool(safe)
+    # the bounded question agrees at every depth
+    for k in range(plays_left(pos) + 1):
+        assert paradox_within(pos, hero, k) == (want <= k)
     if got is None:
         return want
     assert got.plays == want

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import _check_hero, _Timeout, search_clock
+from catbox_solver.search.dd import Search, _check_hero, _Timeout, search_clock
 
 # how many nodes between two looks at the clock
 _CLOCK_EVERY = 1024
@@ -36,65 +36,106 @@ class ForcedParadox:
 
 
 class _Forcing:
-    """One search of the quickest paradox of ``hero``; the table lives as long as it does."""
+    """One search of the quickest paradox of ``hero`` on the lean state of the double-dummy
+    search (made and unmade in place); the table lives as long as it does."""
 
-    def __init__(self, hero: int, deadline: float | None) -> None:
+    def __init__(self, pos: Position, hero: int, deadline: float | None) -> None:
+        # the plain-Python search object: its state, and its counting fact _safe
+        self.search = Search(pos, hero, engine="python")
+        self.st = self.search.st
         self.hero = hero
         self.deadline = deadline
         self.nodes = 0
-        # per position: the smallest d known to force the paradox, the largest known not to
-        self.within: dict[Position, int] = {}
-        self.not_within: dict[Position, int] = {}
+        # per state: the smallest d known to force the paradox, the largest known not to
+        self.within: dict[tuple[object, ...], int] = {}
+        self.not_within: dict[tuple[object, ...], int] = {}
 
-    def forced(self, pos: Position, d: int) -> bool:
-        """Can the others force the hero's paradox within ``d`` plays from ``pos``?"""
+    def _key(self) -> tuple[object, ...]:
+        """What the rest of the round's legal plays depend on (not who owns the cells, not
+        the tricks won)."""
+        st = self.st
+        return (st.used, tuple(st.hands), tuple(st.colors), st.leader, tuple(st.trick),
+                st.tricks_left)
+
+    def _turns(self, d: int) -> int:
+        """At most how many times the hero is to move within the next ``d`` plays (positions
+        after 0..d plays): in this trick if it has not played yet, and once in each later
+        trick that starts by then."""
+        st = self.st
+        n = st.n
+        done = len(st.trick)
+        turns = 1 if (self.hero - st.leader) % n >= done and (self.hero - st.leader
+                                                              - done) % n <= d else 0
+        r = n - done  # the next trick starts after r plays
+        if d >= r and st.tricks_left > 1:
+            turns += min(st.tricks_left - 1, (d - r) // n + 1)
+        return turns
+
+    def forced(self, d: int) -> bool:
+        """Can the others force the hero's paradox within ``d`` plays from the state?"""
         if d < 0:
             return False
         self.nodes += 1
         if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0:
             if search_clock() > self.deadline:
                 raise _Timeout
-        if pos.is_paradox:
-            return pos.paradox_by == self.hero
-        if d <= 0 or pos.tricks_left == 0:
+        st = self.st
+        if st.tricks_left == 0:
             return False
-        known = self.within.get(pos)
+        plays = st.legal()
+        if not plays:
+            return st.to_move == self.hero
+        key = self._key()
+        known = self.within.get(key)
         if known is not None and known <= d:
             return True
-        if self.not_within.get(pos, -1) >= d:
+        if self.not_within.get(key, -1) >= d:
             return False
-        plays = pos.legal_plays()
-        if pos.to_move == self.hero:
-            result = all(self.forced(pos.after(p), d - 1) for p in plays)
+        # counting fact: the hero has a legal play at each of its turns within d plays
+        turns = self._turns(d)
+        if turns == 0 or self.search._safe(self.hero, turns):
+            result = False
+        elif st.to_move == self.hero:
+            result = all(self._after(p, d - 1) for p in plays)
         else:
-            result = any(self.forced(pos.after(p), d - 1) for p in plays)
+            result = any(self._after(p, d - 1) for p in plays)
         if result:
-            self.within[pos] = d if known is None else min(known, d)
+            self.within[key] = d if known is None else min(known, d)
         else:
-            self.not_within[pos] = max(self.not_within.get(pos, -1), d)
+            self.not_within[key] = max(self.not_within.get(key, -1), d)
         return result
 
-    def distance(self, pos: Position, limit: int) -> int | None:
+    def _after(self, play: Play, d: int) -> bool:
+        self.st.push(play)
+        try:
+            return self.forced(d)
+        finally:
+            self.st.pop()
+
+    def distance(self, limit: int) -> int | None:
         """The fewest plays within which the others force the paradox (at most ``limit``),
         or None when they cannot within ``limit``."""
         for d in range(limit + 1):
-            if self.forced(pos, d):
+            if self.forced(d):
                 return d
         return None
 
-    def line(self, pos: Position, d: int) -> list[Play]:
-        """A line of ``d`` plays from ``pos`` (forced in exactly ``d``) to the paradox."""
+    def line(self, d: int) -> list[Play]:
+        """A line of ``d`` plays (forced in exactly ``d`` from the state) to the paradox."""
+        st = self.st
         out: list[Play] = []
-        while d > 0 and not pos.is_paradox:
-            plays = pos.legal_plays()
-            if pos.to_move == self.hero:
+        while d > 0 and st.legal():
+            plays = st.legal()
+            if st.to_move == self.hero:
                 # the longest resistance: a play whose own distance is d - 1
-                choice = next(p for p in plays if not self.forced(pos.after(p), d - 2))
+                choice = next(p for p in plays if not self._after(p, d - 2))
             else:
-                choice = next(p for p in plays if self.forced(pos.after(p), d - 1))
+                choice = next(p for p in plays if self._after(p, d - 1))
             out.append(choice)
-            pos = pos.after(choice)
+            st.push(choice)
             d -= 1
+        for _ in out:
+            st.pop()
         return out
 
 
@@ -110,9 +151,20 @@ def quickest_paradox(
     others cannot force it (the hero can avoid causing a paradox). ``deadline``: a
     ``search_clock()`` time after which the search stops (raises the search's timeout)."""
     _check_hero(pos, hero)
-    search = _Forcing(hero, deadline)
-    d = search.distance(pos, plays_left(pos))
+    search = _Forcing(pos, hero, deadline)
+    d = search.distance(plays_left(pos))
     if d is None:
         return None
-    line = tuple(search.line(pos, d))
+    line = tuple(search.line(d))
     return ForcedParadox(d, line, search.nodes)
+
+
+def paradox_within(
+    pos: Position, hero: int, plays: int, deadline: float | None = None
+) -> bool:
+    """Can the others force the hero's paradox within ``plays`` plays from ``pos``? (The
+    hero's quickest forced paradox comes after more than ``plays`` plays, or never, when
+    not.) Cheaper than :func:`quickest_paradox` for a small ``plays``."""
+    _check_hero(pos, hero)
+    return _Forcing(pos, hero, deadline).forced(plays)
+
