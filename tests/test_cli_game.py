@@ -205,6 +205,19 @@ def test_simulate_json_fields_and_reproducibility() -> None:
     assert again == out
 
 
+def test_simulate_compare_a_scoring_only_reading() -> None:
+    """The same seeded rounds under predictions on and off: the plays never differ, only
+    the scores (game audit of session 30: every round's plays differed)."""
+    code, out, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
+                       "--json", "--quiet")
+    assert code == 0
+    diff = json.loads(out)["differences"]
+    assert diff["rounds"] == 40
+    assert (diff["plays_differ"], diff["paradox_occurrence_differs"], diff["paradox_differs"],
+            diff["tricks_differ"]) == (0, 0, 0, 0)
+    assert diff["scores_differ"] > 0
+
+
 def test_simulate_text_and_ruleset() -> None:
     code, out, _ = run("simulate", "-p", "2", "-g", "5", "--ruleset", "quickref-red-lead", "-q")
     assert code == 0

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catbox_solver.errors import CatboxError, IllegalPlayError
-from catbox_solver.model.bots import Bot, PlayerView, RandomBot, random_bots
+from catbox_solver.model.bots import Bot, PlayerView, RandomBot, random_bots, round_bots
 from catbox_solver.model.deal import deal
 from catbox_solver.model.game import (
     EVENTS,
@@ -360,3 +361,63 @@ def test_a_bot_breaking_the_rules_is_stopped() -> None:
     assert err2.value.rule == "card not in hand"
     with pytest.raises(CatboxError, match="3 bots for 4 players"):
         setup_round(deal(rules, 1), 0, random_bots(3, 1))
+
+
+# ---- paired rounds for catbox simulate --compare (game audit of session 30) ---------------
+def _paired_games(name_a: str, name_b: str, players: int, seeds: range) -> list[tuple[Any, Any]]:
+    a = Ruleset.from_name(name_a, players)
+    b = Ruleset.from_name(name_b, players)
+    return [
+        (ra, rb)
+        for s in seeds
+        for ra, rb in zip(play_game(a, s, per_round_bots=True).rounds,
+                          play_game(b, s, per_round_bots=True).rounds, strict=True)
+    ]
+
+
+def test_per_round_bots_start_every_round_alike_under_two_readings() -> None:
+    """Every round of a seed has the same deal, discards and predictions under both rule
+    readings, however the rounds before it went (the bots used to share one stream over
+    the game: from round 2 on, 97 of 150 rounds had other discards)."""
+    pairs = _paired_games("official", "czech-color-loss", 3, range(20))
+    assert len(pairs) == 60
+    assert sum(ra.plays != rb.plays for ra, rb in pairs) > 30  # the readings do differ
+    for ra, rb in pairs:
+        assert ra.deal.hands == rb.deal.hands
+        assert (ra.discards, ra.predictions, ra.start) == (rb.discards, rb.predictions, rb.start)
+
+
+@pytest.mark.parametrize("other", ["two-player-prediction", "diagonal-bonus"])
+def test_a_scoring_only_reading_changes_no_play(other: str) -> None:
+    """Predictions on or off (two-player-prediction) or another bonus shape change scores
+    only: with the bots' plays on a stream of their own, no play differs (before, the
+    predictions' draws shifted every play: 40 of 40 rounds differed)."""
+    pairs = _paired_games("official", other, 2, range(20))
+    assert sum(ra.plays != rb.plays for ra, rb in pairs) == 0
+    assert sum(ra.paradox_by != rb.paradox_by for ra, rb in pairs) == 0
+    assert sum(ra.scores != rb.scores for ra, rb in pairs) > 0
+
+
+def test_paired_plays_differ_only_where_the_exception_fires() -> None:
+    """official against quickref-red-lead (no red-lead exception): the bots rank every card
+    at random and play the best legal one, so a round differs only where the exception let
+    a leader lead red (common random numbers)."""
+    pairs = _paired_games("official", "quickref-red-lead", 2, range(100))
+    differ = [(ra, rb) for ra, rb in pairs if ra.plays != rb.plays]
+    assert differ  # seeds chosen so that the exception fires
+    for ra, _ in differ:
+        assert ra.events["red_lead_exception"] >= 1
+    fired = [ra for ra, _ in pairs if ra.events["red_lead_exception"]]
+    assert len(differ) == len(fired)
+
+
+def test_per_round_bots_needs_a_seed_and_no_bots() -> None:
+    rules = Ruleset(players=3)
+    with pytest.raises(CatboxError, match="per_round_bots needs a seed"):
+        play_game(rules, None, per_round_bots=True)
+    with pytest.raises(CatboxError, match="per_round_bots needs a seed"):
+        play_game(rules, 1, random_bots(3, 1), per_round_bots=True)
+    one = play_game(rules, 5, per_round_bots=True)
+    assert one == play_game(rules, 5, per_round_bots=True)
+    # round 2's bots are seeded by the round, not by how round 1 went
+    assert round_bots(3, 5, 2)[0].rng.random() != round_bots(3, 5, 1)[0].rng.random()

@@ -80,7 +80,8 @@ def deal_cmd(
 
     Random bots (seeded from SEED) choose the discards and the predictions; with 2 players
     the first 3 leftover cards place the neutral tokens. The same seed always gives the same
-    round: it is round 1 of `catbox play`/`simulate` games with that seed.
+    round: it is round 1 of `catbox play` games with that seed (`catbox simulate` seeds its
+    games and their rounds' bots differently: see its --help).
 
     \b
     Examples:
@@ -382,7 +383,8 @@ def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
     "compare",
     default=None,
     metavar="RULESET",
-    help="Also play the same seeded deals (same seeded bots) under this ruleset and report "
+    help="Also play the same seeded rounds under this ruleset (same deals, discards and "
+    "predictions in every round; the bots' plays on the same seeded streams) and report "
     "how often a round's outcome differs.",
 )
 @json_option
@@ -401,7 +403,10 @@ def simulate_cmd(
     Reports the paradox rate (and in which trick paradoxes happen), average totals, round
     scores and tricks per seat, wins per seat, and how often each rule event fired (red led
     after red was broken, red led by the exception, off-color follows, colors lost, tricks
-    won by trump, paradoxes, bonuses). Reproducible from --seed.
+    won by trump, paradoxes, bonuses). Reproducible from --seed: game k is seeded with the
+    k-th 48-bit number drawn from --seed, and every round's bots are seeded anew from that
+    game seed and the round (library: play_game(..., per_round_bots=True)), so that a round
+    starts alike under --compare's two readings whatever happened before it.
 
     \b
     JSON fields: players, ruleset, seed, games, rounds, paradox_rounds, paradox_rate,
@@ -423,13 +428,13 @@ def simulate_cmd(
     rng = random.Random(seed)
     seeds = [rng.getrandbits(48) for _ in range(games)]
     results = [
-        play_game(rules, s, first_start=0)
+        play_game(rules, s, first_start=0, per_round_bots=True)
         for s in progress(seeds, len(seeds), "simulating", quiet)
     ]
     stats = simulate_stats(rules, results, seed)
     if other is not None:
         results_b = [
-            play_game(other, s, first_start=0)
+            play_game(other, s, first_start=0, per_round_bots=True)
             for s in progress(seeds, len(seeds), f"simulating {other.name}", quiet)
         ]
         stats_b = simulate_stats(other, results_b, seed)

@@ -146,11 +146,26 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
-    """Chooses uniformly at random among the legal options; reproducible from its seed."""
+# the cards a play can be: values 1-10 in four colors (a paired bot's draws per play)
+_CARDS = 40
 
-    def __init__(self, seed: int | str | random.Random | None = None) -> None:
+
+class RandomBot:
+    """Chooses uniformly at random among the legal options; reproducible from its seed.
+
+    With ``play_seed`` its plays draw from a stream of their own, apart from its discards
+    and predictions, and each play draws the same amount from it: a random rank for every
+    card a play can be (40 of them), the legal play of highest rank being played. So under
+    two rule readings the same seeded round goes alike until a rule forbids the play one
+    reading would make (a rule reading that only adds or drops predictions changes no play
+    at all), instead of every choice after the first difference in the legal plays being
+    redrawn (common random numbers: what ``catbox simulate --compare`` needs)."""
+
+    def __init__(
+        self, seed: int | str | random.Random | None = None, play_seed: str | None = None
+    ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.play_rng = self.rng if play_seed is None else random.Random(play_seed)
 
     def discard(self, view: PlayerView) -> int:
         return self.rng.choice(view.hand)
@@ -159,7 +174,10 @@ class RandomBot:
         return self.rng.choice(choices)
 
     def play(self, view: PlayerView) -> Play:
-        return self.rng.choice(view.legal)
+        if self.play_rng is self.rng:
+            return self.rng.choice(view.legal)
+        rank = [self.play_rng.random() for _ in range(_CARDS)]
+        return max(view.legal, key=lambda p: rank[4 * (p.value - 1) + p.color])
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -169,3 +187,17 @@ def random_bots(players: int, seed: int | None) -> list[Bot]:
     """One RandomBot per seat, each seeded from ``seed`` and its seat (None: unseeded)."""
     check_int(players, "players", 2, 5)  # (10**30 ran for ever, True gave one bot)
     return [RandomBot(None if seed is None else f"{seed}/bot{seat}") for seat in range(players)]
+
+
+def round_bots(players: int, seed: int, round_no: int) -> list[Bot]:
+    """RandomBots for round ``round_no`` (from 1) of the game seeded ``seed``, made anew
+    each round from the seed, the round and the seat, with their plays on a stream of their
+    own: every round of that seed starts with the same discards and predictions under any
+    rule reading, however the rounds before it went, and a reading that only changes the
+    predictions leaves the plays alone (``catbox simulate --compare`` compares like with
+    like)."""
+    check_int(players, "players", 2, 5)
+    check_int(round_no, "round", 1)
+    base = f"{seed}/round{round_no}"
+    return [RandomBot(f"{base}/bot{seat}", f"{base}/bot{seat}/play") for seat in range(players)]
+

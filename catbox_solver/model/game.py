@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, IllegalPlayError
-from catbox_solver.model.bots import Bot, PlayerView, random_bots
+from catbox_solver.model.bots import Bot, PlayerView, random_bots, round_bots
 from catbox_solver.model.deal import Deal, deal
 from catbox_solver.model.numbers import is_stored_whole, is_whole, shown
 from catbox_solver.model.position import Play, Position, trick_winner_index
@@ -275,12 +275,16 @@ def play_game(
     first_start: int = 0,
     observer: Observer | None = None,
     on_round: Callable[[tuple[RoundResult, ...]], None] | None = None,
+    *,
+    per_round_bots: bool = False,
 ) -> GameResult:
     """A game of ``rules.players`` rounds; round i (from 0) starts with seat
     ``(first_start + i) % players``. Deals come from ``random.Random(seed)`` in turn (so
     round 1 is ``deal(rules, seed)``); bots default to seeded RandomBots. ``on_round``
     gets the rounds played so far after each one (catbox play writes its record then, so
-    that a game stopped early keeps its finished rounds)."""
+    that a game stopped early keeps its finished rounds). ``per_round_bots`` (with a seed
+    and no ``bots``): each round gets fresh bots, ``round_bots(players, seed, round)``, so
+    that the same seed's rounds start alike under any rule reading (catbox simulate)."""
     if not isinstance(rules, Ruleset):
         raise CatboxError(f"a Ruleset is needed to play, not {rules!r}")
     n = rules.players
@@ -290,12 +294,15 @@ def play_game(
         # different game at every call)
         raise CatboxError(f"a game's seed is None or a whole number of at most 18 digits, "
                           f"as a record holds it, not {shown(seed)}")
+    if per_round_bots and (seed is None or bots is not None):
+        raise CatboxError("per_round_bots needs a seed and no bots of the caller's")
     if bots is None:
         bots = random_bots(n, seed)
     rng = random.Random(seed)
     rounds = []
     for i in range(n):
-        rounds.append(play_round(deal(rules, rng), (first_start + i) % n, bots, i + 1, observer))
+        these = round_bots(n, seed, i + 1) if per_round_bots and seed is not None else bots
+        rounds.append(play_round(deal(rules, rng), (first_start + i) % n, these, i + 1, observer))
         if on_round is not None:
             on_round(tuple(rounds))
     totals = tuple(sum(r.scores[s] for r in rounds) for s in range(n))
