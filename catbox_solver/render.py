@@ -89,7 +89,8 @@ def _trick_line(pos: Position) -> str:
 
 
 def _score_lines(pos: Position) -> list[str]:
-    lines = ["  seat  tricks  bonus  score"]
+    # (trick points: -t for the seat that caused a paradox, while "won" above shows t)
+    lines = ["  seat  points  bonus  score"]
     for seat in range(pos.rules.players):
         points = pos.trick_points(seat)
         try:

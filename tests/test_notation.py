@@ -492,7 +492,7 @@ def test_render_finished_round_scores() -> None:
         "round over: all 8 tricks played",
         "",
         "scores",
-        "  seat  tricks  bonus  score",
+        "  seat  points  bonus  score",
         "     0       6      0      6",
         "     1       2      3      5",
     ]
@@ -514,7 +514,7 @@ def test_render_paradox_and_unknown_prediction() -> None:
         "PARADOX: seat 1 has no legal play; the round is over",
         "",
         "scores",
-        "  seat  tricks  bonus  score",
+        "  seat  points  bonus  score",
         "     0       1      2      3",
         "     1      -4      0     -4",
         "     2       2      ?      ?",

@@ -182,6 +182,12 @@ def _swap(text: str, old: str, new: str) -> str:
          "make no predictions"),
         (_swap(GOOD, "predictions 3 2 3 1", "predictions 3 2 3 1\nleftover 12345"), 11,
          "'leftover' is for 2 players"),
+        # counts are at least 0 (the grammar has no sign; -1 was a rules verdict, exit 1)
+        (_swap(GOOD, "predictions 3 2 3 1", "predictions -1 2 3 1"), 10,
+         "predictions: -1 is below 0"),
+        (_swap(GOOD, "won 1 2 3 0", "won -1 2 3 0"), 19, "won: -1 is below 0"),
+        (_swap(GOOD, "totals -1 3 9 6\nwinners 2", "winners 2\ntotals -1 3 9 6"), 67,
+         "'totals' must come before winners"),
         ("round 1\nstart 0\n", 1, "needs a 'players' line"),
         ("players 3\nstart 0\n", 2, "outside a round"),
     ],

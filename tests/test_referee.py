@@ -321,6 +321,29 @@ def test_two_player_neutral_tokens_and_leftover() -> None:
     assert v.message == "4 leftover cards; 2 players leave 5"
 
 
+def test_a_bad_leftover_card_is_named_at_the_leftover_line() -> None:
+    """A leftover card that makes six copies, or is not in the deck, is the leftover line's
+    fault (game audit of session 30: it was reported at the deal line, as a hand's)."""
+    record = game(2, 3)  # round 1: leftover 31442; the deal holds four 4s and two 5s...
+    dealt = Counter(v for hand in record.rounds[0].deal for v in hand)
+    extra = next(v for v in range(1, 6) if dealt[v] == 5)
+    left = (3, 1, 4, 4, extra)
+    v = expect(altered(record, 0, leftover=left), "card not in hand", 0, "leftover")
+    assert v.message == (f"value {extra} appears 6 times (5 dealt, 1 left over); "
+                         "only 5 copies exist")
+    v = expect(altered(record, 0, leftover=(3, 1, 4, 4, 9)), "card not in hand", 0, "leftover")
+    assert v.message == "a leftover card of value 9 is not in the 2-player deck (values 1-5)"
+
+
+def test_a_round_start_outside_the_seats() -> None:
+    """In memory round 1 may start anywhere but at a seat that does not exist (it was
+    reported as "the start passes clockwise, so seat 1 starts it")."""
+    record = game(3, 2)
+    v = verify(altered(record, 0, start=7))
+    assert (v.valid, v.rule, v.round) == (False, "wrong player", 1)
+    assert v.message == "round 1 is started by seat 7, outside 0..2"
+
+
 def test_a_prediction_the_ruleset_does_not_allow() -> None:
     record = game(3, 3)
     v = expect(altered(record, 0, predictions=(2, 1, 1)), "prediction", 0, "predictions")

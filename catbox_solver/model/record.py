@@ -316,10 +316,13 @@ def _seat(text: str, players: int, what: str, line: int) -> int:
     return seat
 
 
-def _seat_list(args: list[str], players: int, what: str, line: int) -> tuple[int, ...]:
+def _seat_list(
+    args: list[str], players: int, what: str, line: int, low: int | None = None
+) -> tuple[int, ...]:
+    """One whole number per seat (``low``: the least allowed; counts are at least 0)."""
     if len(args) != players:
         raise RecordSyntaxError(f"{what}: {len(args)} entries for {players} players", line)
-    return tuple(_int(a, what, line) for a in args)
+    return tuple(_int(a, what, line, low) for a in args)
 
 
 def _cards(text: str, what: str, line: int) -> tuple[int, ...]:
@@ -370,7 +373,8 @@ def _read_setup(b: _RoundBuilder, key: str, args: list[str], rules: Ruleset, lin
             raise RecordSyntaxError(
                 f"{n} players make no predictions with ruleset {rules.name}", line
             )
-        b.predictions = _seat_list(args, n, "predictions", line)
+        # (a count: "-1" was a rules verdict, not the syntax error the grammar makes it)
+        b.predictions = _seat_list(args, n, "predictions", line, 0)
 
 
 def read_record(text: str) -> GameRecord:
@@ -487,6 +491,8 @@ def read_record(text: str) -> GameRecord:
                 current = None
             if key in game_lines:
                 raise RecordSyntaxError(f"a second '{key}' line", number)
+            if key == "totals" and "winners" in game_lines:
+                raise RecordSyntaxError("'totals' must come before winners", number)
             game_lines[key] = number
             if key == "totals":
                 totals = _seat_list(args, rules_.players, "totals", number)
@@ -554,7 +560,7 @@ def read_record(text: str) -> GameRecord:
                     raise RecordSyntaxError("'paradox' takes the seat that claims it", number)
                 b.paradox = _seat(args[0], n, "paradox", number)
             elif key == "won":
-                b.won = _seat_list(args, n, key, number)
+                b.won = _seat_list(args, n, key, number, 0)
             else:
                 b.scores = _seat_list(args, n, key, number)
             continue

@@ -118,20 +118,28 @@ def _check_cards(rules: Ruleset, r: RoundRecord) -> None:
             f"{len(r.leftover)} leftover cards; {rules.players} players leave {rules.leftover}",
             r.line("leftover") or line,
         )
-    counts = Counter(v for hand in r.deal for v in hand)
-    counts.update(r.leftover)
+    dealt = Counter(v for hand in r.deal for v in hand)
+    left = Counter(r.leftover)
+    counts = dealt + left
+    # the line to name: the deal's, unless the leftover cards alone break the count (a bad
+    # leftover card was reported at the deal line, as if a hand were wrong: game audit)
+    left_line = r.line("leftover") or line
     for v in sorted(counts):
+        where = left_line if not dealt[v] else line
         if not 1 <= v <= rules.values:
+            what = "a leftover card of value" if not dealt[v] else "value"
             raise _Illegal(
                 "card not in hand",
-                f"value {v} is not in the {rules.players}-player deck (values 1-{rules.values})",
-                line,
+                f"{what} {v} is not in the {rules.players}-player deck "
+                f"(values 1-{rules.values})",
+                where,
             )
         if counts[v] > rules.copies:
+            split = f" ({dealt[v]} dealt, {left[v]} left over)" if left[v] else ""
             raise _Illegal(
                 "card not in hand",
-                f"value {v} appears {counts[v]} times; only {rules.copies} copies exist",
-                line,
+                f"value {v} appears {counts[v]} times{split}; only {rules.copies} copies exist",
+                left_line if left[v] and dealt[v] <= rules.copies else line,
             )
     for seat, (hand, d) in enumerate(zip(r.deal, r.discards, strict=True)):
         if d not in hand:
@@ -303,6 +311,11 @@ def verify(record: GameRecord) -> Verdict:
                 raise _Illegal(
                     "game over", f"a game of {n} players has {n} rounds", r.line("round")
                 )
+            if not 0 <= r.start < n:  # (an in-memory record: round 1's seat 7 was
+                # reported as "the start passes clockwise, so seat 1 starts it")
+                raise _Illegal("wrong player",
+                               f"round {r.number} is started by seat {r.start}, outside "
+                               f"0..{n - 1}", r.line("start"))
             want = (record.rounds[0].start + i) % n
             if r.start != want:
                 raise _Illegal(
