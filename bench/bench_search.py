@@ -21,6 +21,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -32,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_alphabeta import baseline_solve  # noqa: E402
 
+from catbox_solver.errors import RulesetError  # noqa: E402
 from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
-from catbox_solver.search.dd import QUESTIONS, Answer, solve  # noqa: E402
+from catbox_solver.search.dd import MAX_JOBS, QUESTIONS, Answer, solve  # noqa: E402
 from catbox_solver.search.lines import paradox_free_line  # noqa: E402
 
 FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
@@ -96,7 +98,54 @@ def _fastest(
     return best
 
 
-def main(argv: list[str] | None = None) -> int:
+def _player_counts(ap: argparse.ArgumentParser, text: str) -> list[int]:
+    """``--players``: comma-separated player counts, each one the rules allow."""
+    out = []
+    for part in text.split(","):
+        try:
+            n = int(part)
+            Ruleset(players=n)
+        except (ValueError, RulesetError):
+            ap.error(f"argument --players: {part!r} is not a player count (2 to 5)")
+        out.append(n)
+    return out
+
+
+def _depths(ap: argparse.ArgumentParser, text: str, players: list[int]) -> list[int]:
+    """``--depths``: comma-separated tricks left, each from 1 to the tricks of a round of
+    every player count asked (FIRST_LEAD for "first")."""
+    out = []
+    for part in text.split(","):
+        if part == "first":
+            out.append(FIRST_LEAD)
+            continue
+        try:
+            depth = int(part)
+        except ValueError:
+            depth = 0
+        if depth < 1:
+            ap.error(f"argument --depths: {part!r} is not a number of tricks left "
+                     "(1 or more) or 'first'")
+        for n in players:
+            tricks = Ruleset(players=n).tricks
+            if depth > tricks:
+                ap.error(f"argument --depths: {depth} tricks left is more than the {tricks} "
+                         f"tricks of a {n}-player round")
+        out.append(depth)
+    return out
+
+
+def _seconds(ap: argparse.ArgumentParser, name: str, value: float) -> float:
+    """A time cap: a finite number of seconds, 0 or more."""
+    if not math.isfinite(value) or value < 0:
+        ap.error(f"argument {name}: must be a number of seconds, 0 or more, not {value:g}")
+    return value
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, every argument checked before any work (positions, the core's
+    loading): a bad one is a one-line error and exit code 2. ``players`` and ``depths``
+    come back as lists of ints, ``questions`` as a list."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", default="2,3,4,5", help="player counts, e.g. 4 or 3,4")
     ap.add_argument("--questions", default=",".join(QUESTIONS))
@@ -120,11 +169,27 @@ def main(argv: list[str] | None = None) -> int:
         "agree): for rows of sub-second times, where one run shows the machine's noise",
     )
     args = ap.parse_args(argv)
+    args.players = _player_counts(ap, args.players)
+    args.questions = args.questions.split(",")
+    unknown = [q for q in args.questions if q not in QUESTIONS]
+    if unknown:
+        ap.error(f"argument --questions: unknown question {unknown[0]!r} "
+                 f"(one of {', '.join(QUESTIONS)})")
+    args.depths = _depths(ap, args.depths, args.players)
+    if args.count < 1:
+        ap.error(f"argument --count: must be at least 1, not {args.count}")
+    _seconds(ap, "--max-seconds", args.max_seconds)
+    _seconds(ap, "--baseline-seconds", args.baseline_seconds)
+    if not 0 <= args.jobs <= MAX_JOBS:
+        ap.error(f"argument --jobs: must be 0 (one per core) or 1 to {MAX_JOBS}, "
+                 f"not {args.jobs}")
     if args.repeat < 1:
-        ap.error("--repeat must be at least 1")
-    players = [int(x) for x in args.players.split(",")]
-    questions = args.questions.split(",")
-    depths = [FIRST_LEAD if d == "first" else int(d) for d in args.depths.split(",")]
+        ap.error(f"argument --repeat: must be at least 1, not {args.repeat}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     # load (or compile) the numba core once, outside the timings
     warm = bench_positions(3, 1, 1)[0]
     for q in ("paradox", "table"):
@@ -135,11 +200,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{'p':>2} {'left':>5} {'question':>8} | {'med s':>9} {'worst s':>9} | "
         f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
     )
-    for n in players:
-        for depth in depths:
+    for n in args.players:
+        for depth in args.depths:
             positions = bench_positions(n, depth, args.count)
             label = "first" if depth == FIRST_LEAD else str(depth)
-            for q in questions:
+            for q in args.questions:
                 times: list[float] = []
                 nodes: list[float] = []
                 timeouts = 0

@@ -1,0 +1,109 @@
+"""The bench scripts check their arguments before any work: a bad one is a one-line error
+saying which argument and why, with exit code 2 (argparse's ``error``), never a traceback
+after minutes of work and never rows of meaningless figures (``--depths 9`` with 4 players
+once "solved" the final position and printed zeros). The scripts are loaded from bench/
+of this checkout; their argument parsing runs in this process (no positions are built and
+the compiled core is not loaded), and one case per script runs as a real command."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+
+
+def load(name: str) -> ModuleType:
+    """bench/``name``.py as a module (its own lines put bench/ and the checkout first on
+    sys.path, as when it is run)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def error_of(func: object, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one error line ``func(argv)`` ends with (exit code 2)."""
+    with pytest.raises(SystemExit) as exc:
+        func(argv)  # type: ignore[operator]
+    assert exc.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("usage:") and "Traceback" not in err, err
+    assert [": error: " in line for line in lines].count(True) == 1
+    return lines[-1].split(": error: ", 1)[1]
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, str(BENCH / script), *args], env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+# ---- bench_search.py ---------------------------------------------------------------------
+
+SEARCH_ERRORS = [
+    (["--players", "x"], "argument --players: 'x' is not a player count (2 to 5)"),
+    (["--players", "4,"], "argument --players: '' is not a player count (2 to 5)"),
+    (["--players", "7"], "argument --players: '7' is not a player count (2 to 5)"),
+    (["--players", "1"], "argument --players: '1' is not a player count (2 to 5)"),
+    (["--depths", "abc"],
+     "argument --depths: 'abc' is not a number of tricks left (1 or more) or 'first'"),
+    (["--depths", "0"],
+     "argument --depths: '0' is not a number of tricks left (1 or more) or 'first'"),
+    (["--depths", "9", "--players", "4"],
+     "argument --depths: 9 tricks left is more than the 8 tricks of a 4-player round"),
+    (["--depths", "4,8", "--players", "4,5"],
+     "argument --depths: 8 tricks left is more than the 7 tricks of a 5-player round"),
+    (["--questions", "foo"], "argument --questions: unknown question 'foo' "
+     "(one of paradox, tricks, score, table)"),
+    (["--count", "0"], "argument --count: must be at least 1, not 0"),
+    (["--count", "-3"], "argument --count: must be at least 1, not -3"),
+    (["--max-seconds", "-1"],
+     "argument --max-seconds: must be a number of seconds, 0 or more, not -1"),
+    (["--max-seconds", "nan"],
+     "argument --max-seconds: must be a number of seconds, 0 or more, not nan"),
+    (["--baseline-seconds", "inf"],
+     "argument --baseline-seconds: must be a number of seconds, 0 or more, not inf"),
+    (["--jobs", "-1"], "argument --jobs: must be 0 (one per core) or 1 to 64, not -1"),
+    (["--repeat", "0"], "argument --repeat: must be at least 1, not 0"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), SEARCH_ERRORS,
+                         ids=[" ".join(a) for a, _ in SEARCH_ERRORS])
+def test_bench_search_bad_arguments(argv: list[str], message: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert error_of(load("bench_search").parse_args, argv, capsys) == message
+
+
+def test_bench_search_good_arguments() -> None:
+    args = load("bench_search").parse_args(
+        ["--players", "4,5", "--depths", "3,7,first", "--questions", "tricks,table",
+         "--max-seconds", "0", "--jobs", "0"])
+    assert args.players == [4, 5]
+    assert args.depths == [3, 7, 0]
+    assert args.questions == ["tricks", "table"]
+
+
+def test_bench_search_command_line_error() -> None:
+    """As a command: the one line on stderr, exit 2, before any position is built."""
+    done = run("bench_search.py", "--players", "4", "--depths", "9")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines()[-1] == (
+        "bench_search.py: error: argument --depths: 9 tricks left is more than the 8 "
+        "tricks of a 4-player round")
+    assert "Traceback" not in done.stderr
