@@ -2,13 +2,17 @@
 
 For each player count and question: the median and worst time and node count over 20
 fixed seeded positions with 4, 5 and 6 tricks left and at the first lead of a round (after
-discards and predictions). Positions are reached by paradox-free play from seeded deals (a
-randomized depth-first search finds a line that finishes the round with no paradox, and the
-line is cut at the wanted trick): random play mostly reaches positions that are already
-lost, which are easy. The same positions are solved by the straightforward memoised
-alpha-beta of ``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up. When
-answers run out of time (``tricks`` and ``score``), a second line gives the width of the
-range the value was proven to lie in.
+discards and predictions); with 5 players, whose round is one trick shorter, 3, 4 and 5
+tricks left and the first lead. That is the issue's ladder of goals (`tricks`: 0.05 s,
+0.5 s, 5 s, then 60 s from the first lead; 5 players: "the same ladder, one trick
+shorter"). ``--depths``, when given, applies to every player count asked. Positions are
+reached by paradox-free play from seeded deals (a randomized depth-first search finds a
+line that finishes the round with no paradox, and the line is cut at the wanted trick):
+random play mostly reaches positions that are already lost, which are easy. The same
+positions are solved by the straightforward memoised alpha-beta of
+``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up. When answers run out
+of time (``tricks`` and ``score``), a second line gives the width of the range the value
+was proven to lie in.
 
 Examples::
 
@@ -41,6 +45,9 @@ from catbox_solver.search.dd import MAX_JOBS, QUESTIONS, Answer, solve  # noqa: 
 from catbox_solver.search.lines import paradox_free_line  # noqa: E402
 
 FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
+# the default --depths of each player count: the issue's ladder (0.05 s, 0.5 s, 5 s, then the
+# first lead), one trick shorter for 5 players, whose round is one trick shorter
+DEFAULT_DEPTHS = {2: "4,5,6,first", 3: "4,5,6,first", 4: "4,5,6,first", 5: "3,4,5,first"}
 
 
 def start_position(rules: Ruleset, rng: random.Random) -> Position:
@@ -111,9 +118,9 @@ def _player_counts(ap: argparse.ArgumentParser, text: str) -> list[int]:
     return out
 
 
-def _depths(ap: argparse.ArgumentParser, text: str, players: list[int]) -> list[int]:
-    """``--depths``: comma-separated tricks left, each from 1 to the tricks of a round of
-    every player count asked (FIRST_LEAD for "first")."""
+def _depths(ap: argparse.ArgumentParser, text: str, players: int) -> list[int]:
+    """``--depths`` for ``players``: comma-separated tricks left, each from 1 to the tricks
+    of a round (FIRST_LEAD for "first")."""
     out = []
     for part in text.split(","):
         if part == "first":
@@ -126,11 +133,10 @@ def _depths(ap: argparse.ArgumentParser, text: str, players: list[int]) -> list[
         if depth < 1:
             ap.error(f"argument --depths: {part!r} is not a number of tricks left "
                      "(1 or more) or 'first'")
-        for n in players:
-            tricks = Ruleset(players=n).tricks
-            if depth > tricks:
-                ap.error(f"argument --depths: {depth} tricks left is more than the {tricks} "
-                         f"tricks of a {n}-player round")
+        tricks = Ruleset(players=players).tricks
+        if depth > tricks:
+            ap.error(f"argument --depths: {depth} tricks left is more than the {tricks} "
+                     f"tricks of a {players}-player round")
         out.append(depth)
     return out
 
@@ -144,12 +150,18 @@ def _seconds(ap: argparse.ArgumentParser, name: str, value: float) -> float:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line, every argument checked before any work (positions, the core's
-    loading): a bad one is a one-line error and exit code 2. ``players`` and ``depths``
-    come back as lists of ints, ``questions`` as a list."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    loading): a bad one is a one-line error and exit code 2. ``players`` comes back as a
+    list of ints, ``questions`` as a list, ``depths`` as each player count's list of tricks
+    left (FIRST_LEAD: the first lead)."""
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", default="2,3,4,5", help="player counts, e.g. 4 or 3,4")
     ap.add_argument("--questions", default=",".join(QUESTIONS))
-    ap.add_argument("--depths", default="4,5,6,first", help="tricks left (first = first lead)")
+    ap.add_argument(
+        "--depths", default=None,
+        help="tricks left, e.g. 4,5 (first = the first lead), for every player count asked "
+        "(default: the issue's ladder, 4,5,6,first with 2-4 players and 3,4,5,first with 5)",
+    )
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--max-seconds", type=float, default=120.0, help="time cap per solve")
     ap.add_argument(
@@ -175,7 +187,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if unknown:
         ap.error(f"argument --questions: unknown question {unknown[0]!r} "
                  f"(one of {', '.join(QUESTIONS)})")
-    args.depths = _depths(ap, args.depths, args.players)
+    args.depths = {
+        n: _depths(ap, args.depths or DEFAULT_DEPTHS[n], n) for n in args.players
+    }
     if args.count < 1:
         ap.error(f"argument --count: must be at least 1, not {args.count}")
     _seconds(ap, "--max-seconds", args.max_seconds)
@@ -201,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
     )
     for n in args.players:
-        for depth in args.depths:
+        for depth in args.depths[n]:
             positions = bench_positions(n, depth, args.count)
             label = "first" if depth == FIRST_LEAD else str(depth)
             for q in args.questions:

@@ -94,8 +94,18 @@ def test_bench_search_good_arguments() -> None:
         ["--players", "4,5", "--depths", "3,7,first", "--questions", "tricks,table",
          "--max-seconds", "0", "--jobs", "0"])
     assert args.players == [4, 5]
-    assert args.depths == [3, 7, 0]
+    assert args.depths == {4: [3, 7, 0], 5: [3, 7, 0]}  # given: for every player count
     assert args.questions == ["tricks", "table"]
+
+
+def test_bench_search_default_depths_follow_the_ladder() -> None:
+    """The issue's ladder: 4, 5, 6 tricks left and the first lead; with 5 players, "the
+    same ladder, one trick shorter"."""
+    args = load("bench_search").parse_args([])
+    assert args.players == [2, 3, 4, 5]
+    assert args.depths == {2: [4, 5, 6, 0], 3: [4, 5, 6, 0], 4: [4, 5, 6, 0],
+                           5: [3, 4, 5, 0]}
+    assert args.questions == ["paradox", "tricks", "score", "table"]
 
 
 def test_bench_search_command_line_error() -> None:
