@@ -10,9 +10,13 @@ reached by paradox-free play from seeded deals (a randomized depth-first search 
 line that finishes the round with no paradox, and the line is cut at the wanted trick):
 random play mostly reaches positions that are already lost, which are easy. The same
 positions are solved by the straightforward memoised alpha-beta of
-``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up. When answers run out
-of time (``tricks`` and ``score``), a second line gives the width of the range the value
-was proven to lie in.
+``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up.
+
+A search that runs out of time (``--max-seconds``; a line cut short counts too) is
+counted in the ``timeouts`` column and stays in the medians with the time and nodes it
+ran, which are lower bounds: a median or worst that a longer run of such a search could
+change is printed as ``>x``. When answers run out of time (``tricks`` and ``score``), a
+second line gives the width of the range the value was proven to lie in.
 
 Examples::
 
@@ -80,8 +84,25 @@ def bench_positions(players: int, tricks_left: int, count: int = 20, seed: int =
     return out
 
 
-def _fmt(xs: list[float]) -> str:
-    return f"{statistics.median(xs):9.3f} {max(xs):9.3f}"
+def median_worst(xs: list[float], cut: list[bool]) -> tuple[float, bool, float, bool]:
+    """The median and the largest of ``xs``, each with whether it is only a lower bound.
+    ``cut[i]``: ``xs[i]`` is a lower bound (the time or nodes of a search that ran out of
+    time; the whole search takes more). Such values stay in the median. The median is
+    exact when every cut value sorts above the middle one(s) (with an even count, the
+    median averages the two middle values), since then raising them cannot move it; the
+    largest is exact when no value is cut."""
+    order = sorted(range(len(xs)), key=lambda i: (xs[i], cut[i]))
+    middle = order[: len(xs) // 2 + 1]  # up to the middle value, or the upper of the two
+    return (statistics.median(xs), any(cut[i] for i in middle), max(xs), any(cut))
+
+
+def _fmt(xs: list[float], cut: list[bool], spec: str, widths: tuple[int, int]) -> str:
+    """Median and largest of ``xs`` in two columns, a lower bound shown as ``>x``."""
+    med, med_cut, worst, worst_cut = median_worst(xs, cut)
+    return " ".join(
+        f"{'>' if lower else ''}{x:{spec}}".rjust(w)
+        for x, lower, w in ((med, med_cut, widths[0]), (worst, worst_cut, widths[1]))
+    )
 
 
 def _fastest(
@@ -221,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
             for q in args.questions:
                 times: list[float] = []
                 nodes: list[float] = []
-                timeouts = 0
+                cut: list[bool] = []  # the search ran out of time: its time and nodes are
+                # lower bounds of the whole search's
                 widths: list[int] = []  # a timeout's proven range of the value: hi - lo
                 ratios: list[float] = []
                 base_times: list[float] = []
@@ -234,9 +256,9 @@ def main(argv: list[str] | None = None) -> int:
                     ans, dt = _fastest(pos, hero, q, args.max_seconds, args.jobs, args.repeat)
                     times.append(dt)
                     nodes.append(ans.nodes)
-                    if ans.value is None or not ans.pv_complete:
-                        # (the full answer is timed: a line cut short is a timeout too)
-                        timeouts += 1
+                    # (the full answer is timed: a line cut short is a timeout too)
+                    cut.append(ans.value is None or not ans.pv_complete)
+                    if cut[-1]:
                         if ans.value is None and ans.bounds is not None:
                             widths.append(ans.bounds[1] - ans.bounds[0])
                         elif ans.value is not None and q in ("tricks", "score"):
@@ -261,9 +283,12 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     else:
                         base = "baseline did not finish"
+                if not times:
+                    print(f"{n:>2} {label:>5} {q:>8} | no position asks it", flush=True)
+                    continue
                 print(
-                    f"{n:>2} {label:>5} {q:>8} | {_fmt(times)} | "
-                    f"{statistics.median(nodes):10.0f} {max(nodes):11.0f} | {timeouts:8d} | {base}",
+                    f"{n:>2} {label:>5} {q:>8} | {_fmt(times, cut, '.3f', (9, 9))} | "
+                    f"{_fmt(nodes, cut, '.0f', (10, 11))} | {sum(cut):8d} | {base}",
                     flush=True,
                 )
                 if widths:

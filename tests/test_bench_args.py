@@ -117,3 +117,30 @@ def test_bench_search_command_line_error() -> None:
         "bench_search.py: error: argument --depths: 9 tricks left is more than the 8 "
         "tricks of a 4-player round")
     assert "Traceback" not in done.stderr
+
+
+MEDIANS = [
+    # times, ran out of time?, (median, only a lower bound?, worst, only a lower bound?)
+    ([1.0, 2.0, 3.0], [False] * 3, (2.0, False, 3.0, False)),
+    ([1.0, 2.0, 5.0], [False, False, True], (2.0, False, 5.0, True)),  # above the middle
+    ([1.0, 5.0, 2.0], [False, True, False], (2.0, False, 5.0, True)),
+    ([1.0, 2.0, 5.0], [False, True, False], (2.0, True, 5.0, True)),  # the middle one
+    ([0.001, 0.5, 0.6], [True, False, False], (0.5, True, 0.6, True)),  # could pass both
+    ([1.0, 2.0, 3.0, 10.0], [False, False, False, True], (2.5, False, 10.0, True)),
+    ([1.0, 2.0, 3.0, 10.0], [False, False, True, False], (2.5, True, 10.0, True)),
+    ([1.0, 2.0, 2.0], [False, False, True], (2.0, False, 2.0, True)),  # a tie sorts it last
+    ([0.0, 0.0, 0.0], [True] * 3, (0.0, True, 0.0, True)),
+]
+
+
+@pytest.mark.parametrize(("xs", "cut", "expected"), MEDIANS)
+def test_bench_search_median_of_timeouts(xs: list[float], cut: list[bool],
+                                         expected: tuple[float, bool, float, bool]) -> None:
+    """A timed-out search's time is a lower bound; it stays in the median, and the median
+    or the worst is printed as ``>x`` when a longer run of that search could change it."""
+    bench_search = load("bench_search")
+    assert bench_search.median_worst(xs, cut) == expected
+    med, med_cut, worst, worst_cut = expected
+    shown = bench_search._fmt(xs, cut, ".3f", (9, 9))
+    assert shown.split() == [f"{'>' if med_cut else ''}{med:.3f}",
+                             f"{'>' if worst_cut else ''}{worst:.3f}"]
