@@ -10,7 +10,14 @@ reached by paradox-free play from seeded deals (a randomized depth-first search 
 line that finishes the round with no paradox, and the line is cut at the wanted trick):
 random play mostly reaches positions that are already lost, which are easy. The same
 positions are solved by the straightforward memoised alpha-beta of
-``bench/baseline_alphabeta.py`` (with a time cap) for the speed-up.
+``bench/baseline_alphabeta.py`` (with a time cap, ``--baseline-seconds``) for the speed-up:
+baseline time / search time (with ``--repeat N``, the search's best of N runs against
+one run of the baseline). Its median and least are over the positions where both
+finished, as the line says; when the baseline ran out of time on some, the line adds a
+lower bound of the median over every position (an unfinished baseline counted as the time
+it ran). The exit code is 1 when any answer disagrees: a finished baseline answer
+that differs from the search's, or finished answers of one position that differ between
+repeated runs; it is 0 otherwise.
 
 A search that runs out of time (``--max-seconds``; a line cut short counts too) is
 counted in the ``timeouts`` column and stays in the medians with the time and nodes it
@@ -107,9 +114,9 @@ def _fmt(xs: list[float], cut: list[bool], spec: str, widths: tuple[int, int]) -
 
 def _fastest(
     pos: Position, hero: int, q: str, cap: float, jobs: int, repeat: int
-) -> tuple[Answer, float]:
-    """Solve ``repeat`` times; the fastest answer and its time. Finished answers of one
-    position must agree (the search is deterministic): a difference is printed."""
+) -> tuple[Answer, float, bool]:
+    """Solve ``repeat`` times; the fastest answer, its time, and whether the finished
+    answers differ (they must not: the search is deterministic; a difference is printed)."""
     best: tuple[Answer, float] | None = None
     seen: set[tuple[object, ...]] = set()
     for _ in range(repeat):
@@ -123,7 +130,38 @@ def _fastest(
     if len(seen) > 1:
         print(f"  DIFFERENT ANSWERS on repeating {pos!r}")
     assert best is not None
-    return best
+    return (*best, len(seen) > 1)
+
+
+def speed_up(
+    search: list[float], cut: list[bool], base: list[float], base_cut: list[bool],
+    base_cap: float,
+) -> str:
+    """The speed-up line of a row: baseline time / search time per position. Its median
+    and least over the positions where both finished (exact ratios), and the median over
+    every position where the search finished, a baseline that did not finish counted with
+    the time it ran (at least its cap): a lower bound of that median. Positions where the
+    search ran out of time are left out of both (the ratio is not known either way)."""
+    k = len(search)
+    exact = [b / max(t, 1e-6) for t, c, b, bc in zip(search, cut, base, base_cut, strict=True)
+             if not c and not bc]
+    lower = [b / max(t, 1e-6) for t, c, b in zip(search, cut, base, strict=True) if not c]
+    finished = k - sum(base_cut)
+    if exact:
+        text = (f"x{statistics.median(exact):.0f} at the median (least x{min(exact):.0f}) "
+                f"over the {len(exact)} of {k} positions where the baseline finished "
+                f"within {base_cap:g} s")
+    elif finished:
+        text = (f"not known: the baseline finished on {finished} of {k} positions within "
+                f"{base_cap:g} s, the search on none of them")
+    else:
+        text = f"the baseline finished on none of the {k} positions within {base_cap:g} s"
+    if sum(base_cut) and lower:
+        text += (f"; over all {len(lower)}, at least x{statistics.median(lower):.0f} "
+                 "at the median (an unfinished baseline counted as the time it ran)")
+    if sum(cut):
+        text += f"; {sum(cut)} where the search ran out of time left out"
+    return text
 
 
 def _player_counts(ap: argparse.ArgumentParser, text: str) -> list[int]:
@@ -199,7 +237,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--repeat", type=int, default=1,
         help="solve each position this many times and keep the fastest (the answers must "
-        "agree): for rows of sub-second times, where one run shows the machine's noise",
+        "agree): for rows of sub-second times, where one run shows the machine's noise; "
+        "the baseline still runs once",
     )
     args = ap.parse_args(argv)
     args.players = _player_counts(ap, args.players)
@@ -233,8 +272,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(plays searched {args.jobs or 'one per core'} at once, one thread each)")
     print(
         f"{'p':>2} {'left':>5} {'question':>8} | {'med s':>9} {'worst s':>9} | "
-        f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s, speed-up"
+        f"{'med nodes':>10} {'worst nodes':>11} | timeouts | baseline med s"
     )
+    disagree = 0  # answers that differ: from the baseline's, or between repeated runs
     for n in args.players:
         for depth in args.depths[n]:
             positions = bench_positions(n, depth, args.count)
@@ -245,15 +285,17 @@ def main(argv: list[str] | None = None) -> int:
                 cut: list[bool] = []  # the search ran out of time: its time and nodes are
                 # lower bounds of the whole search's
                 widths: list[int] = []  # a timeout's proven range of the value: hi - lo
-                ratios: list[float] = []
                 base_times: list[float] = []
+                base_cut: list[bool] = []  # the baseline ran out of time
                 for pos in positions:
                     hero = pos.to_move
                     if q == "score" and pos.predictions is not None and (
                         pos.predictions[hero] is None
                     ):
                         continue
-                    ans, dt = _fastest(pos, hero, q, args.max_seconds, args.jobs, args.repeat)
+                    ans, dt, differ = _fastest(
+                        pos, hero, q, args.max_seconds, args.jobs, args.repeat)
+                    disagree += differ
                     times.append(dt)
                     nodes.append(ans.nodes)
                     # (the full answer is timed: a line cut short is a timeout too)
@@ -266,31 +308,30 @@ def main(argv: list[str] | None = None) -> int:
                     if args.baseline:
                         bt0 = time.perf_counter()
                         bval = baseline_solve(pos, hero, q, timeout=args.baseline_seconds)
-                        bdt = time.perf_counter() - bt0
-                        if bval is not None:
-                            base_times.append(bdt)
-                            ratios.append(bdt / max(dt, 1e-6))
-                            got = [r.result for r in ans.plays]
-                            if None not in got and bval != got:
-                                print(f"  DISAGREEMENT with the baseline on {pos!r}")
-                base = ""
-                if args.baseline:
-                    if ratios:
-                        bmed = statistics.median(base_times)
-                        base = (
-                            f"{bmed:8.3f}  x{statistics.median(ratios):.0f}"
-                            f" (min x{min(ratios):.0f}, {len(ratios)}/{len(times)} finished)"
-                        )
-                    else:
-                        base = "baseline did not finish"
+                        base_times.append(time.perf_counter() - bt0)
+                        base_cut.append(bval is None)
+                        got = [r.result for r in ans.plays]
+                        if bval is not None and None not in got and bval != got:
+                            print(f"  DISAGREEMENT with the baseline on {pos!r}")
+                            disagree += 1
                 if not times:
                     print(f"{n:>2} {label:>5} {q:>8} | no position asks it", flush=True)
                     continue
+                base = _fmt(base_times, base_cut, ".3f", (9, 9)).split()[0] if (
+                    args.baseline) else ""
                 print(
                     f"{n:>2} {label:>5} {q:>8} | {_fmt(times, cut, '.3f', (9, 9))} | "
-                    f"{_fmt(nodes, cut, '.0f', (10, 11))} | {sum(cut):8d} | {base}",
+                    f"{_fmt(nodes, cut, '.0f', (10, 11))} | {sum(cut):8d} | {base:>14}",
                     flush=True,
                 )
+                if args.baseline:
+                    runs = (f" (search: best of {args.repeat} runs, baseline: one run)"
+                            if args.repeat > 1 else "")
+                    print(
+                        f"{'':>17}   speed-up (baseline s / search s){runs}: "
+                        f"{speed_up(times, cut, base_times, base_cut, args.baseline_seconds)}",
+                        flush=True,
+                    )
                 if widths:
                     # what a timed-out answer still says: the range of the value proven
                     print(
@@ -299,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
                         f"{sum(w <= 1 for w in widths)} of {len(widths)}",
                         flush=True,
                     )
+    if disagree:
+        print(f"{disagree} answer(s) disagree (DISAGREEMENT / DIFFERENT ANSWERS above)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -144,3 +144,40 @@ def test_bench_search_median_of_timeouts(xs: list[float], cut: list[bool],
     shown = bench_search._fmt(xs, cut, ".3f", (9, 9))
     assert shown.split() == [f"{'>' if med_cut else ''}{med:.3f}",
                              f"{'>' if worst_cut else ''}{worst:.3f}"]
+
+
+def test_bench_search_speed_up_line() -> None:
+    """The ratio's median and least over the positions where both finished, said so; a
+    lower bound over every position where the search finished; search timeouts left out."""
+    speed_up = load("bench_search").speed_up
+    assert speed_up([1.0, 1.0, 2.0], [False] * 3, [10.0, 30.0, 100.0], [False] * 3, 60) == (
+        "x30 at the median (least x10) over the 3 of 3 positions where the baseline "
+        "finished within 60 s")
+    assert speed_up([1.0, 1.0, 2.0, 0.5], [False] * 4, [10.0, 30.0, 60.0, 60.0],
+                    [False, False, True, True], 60) == (
+        "x20 at the median (least x10) over the 2 of 4 positions where the baseline "
+        "finished within 60 s; over all 4, at least x30 at the median (an unfinished "
+        "baseline counted as the time it ran)")
+    assert speed_up([1.0, 60.0], [False, True], [10.0, 60.0], [False, True], 60) == (
+        "x10 at the median (least x10) over the 1 of 2 positions where the baseline "
+        "finished within 60 s; over all 1, at least x10 at the median (an unfinished "
+        "baseline counted as the time it ran); 1 where the search ran out of time left out")
+    assert speed_up([1.0], [False], [60.0], [True], 60) == (
+        "the baseline finished on none of the 1 positions within 60 s; over all 1, at "
+        "least x60 at the median (an unfinished baseline counted as the time it ran)")
+
+
+def test_bench_search_exits_1_on_a_disagreement(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An answer of the baseline that differs from the search's fails the run (it only
+    printed a line and exited 0): one tiny position, the baseline made to answer wrong."""
+    bench_search = load("bench_search")
+    argv = ["--players", "2", "--depths", "1", "--count", "1", "--questions", "table"]
+    assert bench_search.main(argv) == 0
+    assert "DISAGREEMENT" not in capsys.readouterr().out
+    monkeypatch.setattr(bench_search, "baseline_solve", lambda *a, **k: [None])
+    assert bench_search.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "  DISAGREEMENT with the baseline on " in out
+    assert err == "1 answer(s) disagree (DISAGREEMENT / DIFFERENT ANSWERS above)\n"
