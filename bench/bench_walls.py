@@ -18,7 +18,13 @@ a finished search that disagrees with one is reported as WRONG and the exit code
 search's own order at the wall's threshold, and prints each one's place in that order:
 the way session 24 found which answer refutes a wall, and so what a better order would
 have to try first. The refuting plays (False) are listed at the end. ``--node``
-asks the same of any position of bench_search.py after any plays.
+asks the same of any position of bench_search.py after any plays, instead of the walls
+(not with ``--walls``): PLAYERS:NUMBER:PLAYS:R, the player count, the number of the
+first-lead position (0 to 19), the plays made from it (space-separated) and the threshold
+r (-T to T, T the tricks left after the plays).
+
+The compiled core is loaded before the first search is timed (a short capped search of
+the first wall's position, not printed), so the first wall's seconds do not include it.
 
 Examples::
 
@@ -26,13 +32,14 @@ Examples::
     python bench/bench_walls.py --cap 20e6 --walls p0-2b-4b,p0-1b
     python bench/bench_walls.py --list
     python bench/bench_walls.py --split --walls p0-2b --cap 30e6
-    python bench/bench_walls.py --split --node "4:3:1b:-4" --cap 10e6
+    python bench/bench_walls.py --split --node "4:0:1b 2r:-4" --cap 10e6
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import math
 import sys
 import time
 from pathlib import Path
@@ -43,8 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_search import FIRST_LEAD, bench_positions  # noqa: E402
 
+from catbox_solver.errors import CatboxError  # noqa: E402
 from catbox_solver.model.position import Play, Position  # noqa: E402
-from catbox_solver.search.dd import Search  # noqa: E402
+from catbox_solver.model.rules import Ruleset  # noqa: E402
+from catbox_solver.search.dd import Search, warm_up  # noqa: E402
+
+POSITIONS = 20  # bench_search.py's first-lead positions per player count (its --count)
+WARM_NODES = 100_000  # the untimed search that loads the core before the first timing
 
 
 class Wall(NamedTuple):
@@ -89,7 +101,7 @@ WALLS: tuple[Wall, ...] = (
 def _first_leads(players: int) -> tuple[Position, ...]:
     """bench_search.py's first-lead positions (about 1.4 s to find: made once per player
     count, not once per wall)."""
-    return tuple(bench_positions(players, FIRST_LEAD))
+    return tuple(bench_positions(players, FIRST_LEAD, POSITIONS))
 
 
 def wall_position(wall: Wall) -> tuple[Position, int]:
@@ -138,28 +150,61 @@ def split(wall: Wall, cap: int) -> list[str]:
 
 def parse_node(text: str) -> Wall:
     """A wall given on the command line as PLAYERS:NUMBER:PLAYS:R (plays space-separated,
-    e.g. "4:3:1b 2y:-4"); its answer is not known."""
+    e.g. "4:0:1b 2r:-4"); its answer is not known. A ValueError says what is wrong."""
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"bad --node {text!r} (PLAYERS:NUMBER:PLAYS:R, "
+                          f"e.g. '4:0:1b 2r:-4'): {why}")
+
+    parts = text.split(":")
+    if len(parts) != 4:
+        raise bad(f"{len(parts)} parts, not 4")
+    players_text, number_text, plays_text, r_text = parts
     try:
-        players, number, plays, r = text.split(":")
-        wall = Wall("node", int(players), int(number), tuple(plays.split()), int(r), None, "")
-        wall_position(wall)
-    except Exception as exc:  # noqa: BLE001 (any bad part: say which node)
-        raise ValueError(f"bad --node {text!r} (PLAYERS:NUMBER:PLAYS:R, "
-                         f"e.g. '4:3:1b 2y:-4'): {exc}") from None
-    return wall
+        players = int(players_text)
+        Ruleset(players=players)
+    except (ValueError, CatboxError):
+        raise bad(f"the player count must be 2 to 5, not {players_text!r}") from None
+    try:
+        number = int(number_text)
+    except ValueError:
+        number = -1
+    if not 0 <= number < POSITIONS:
+        raise bad(f"the position number must be 0 to {POSITIONS - 1}, not {number_text!r}")
+    pos = _first_leads(players)[number]
+    for play_text in plays_text.split():
+        try:
+            pos = pos.play(Play.parse(play_text))
+        except CatboxError as exc:
+            raise bad(f"play {play_text!r}: {exc}") from None
+    try:
+        r = int(r_text)
+    except ValueError:
+        r = pos.tricks_left + 1
+    if not -pos.tricks_left <= r <= pos.tricks_left:
+        raise bad(f"the threshold r must be -{pos.tricks_left} to {pos.tricks_left} "
+                  f"(the tricks left after the plays), not {r_text!r}")
+    return Wall("node", players, number, tuple(plays_text.split()), r, None, "")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cap", type=float, default=50e6, help="node cap per search")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cap", type=float, default=50e6,
+                    help="node cap per search, 1 or more (default: 50e6)")
     ap.add_argument("--walls", default="", help="names, comma-separated (default: all)")
     ap.add_argument("--list", action="store_true", help="list the walls and stop")
     ap.add_argument("--node", action="append", default=[], metavar="P:N:PLAYS:R",
-                    help="a search of your own instead of the walls: players, position "
-                    "number, plays, threshold (repeatable)")
+                    help="a search of your own instead of the walls (not with --walls): "
+                    f"players, position number (0 to {POSITIONS - 1}), plays, threshold "
+                    "(repeatable)")
     ap.add_argument("--split", action="store_true",
                     help="search each play of the seat to move at the wall on its own")
     args = ap.parse_args(argv)
+    if not math.isfinite(args.cap) or args.cap < 1:
+        ap.error(f"argument --cap: must be a number of nodes, 1 or more, not {args.cap:g}")
+    if args.node and args.walls:
+        ap.error("argument --node: not with --walls (--node searches instead of the walls)")
     chosen = WALLS
     if args.walls:
         names = args.walls.split(",")
@@ -179,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cap = int(args.cap)
     wrong = 0
+    # load the compiled core outside the timings: warm_up, then a short capped search of
+    # the kind timed (a fresh table at a first lead), whose first run costs about a second
+    warm_up()
+    _search(*wall_position(chosen[0]), chosen[0].r, WARM_NODES)
     print(f"{'wall':10s} {'plays':8s} {'r':>3s} {'answer':6s} {'nodes':>13s} {'s':>7s} {'M/s':>5s}")
     for w in chosen:
         if args.split:

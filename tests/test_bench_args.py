@@ -181,3 +181,49 @@ def test_bench_search_exits_1_on_a_disagreement(
     out, err = capsys.readouterr()
     assert "  DISAGREEMENT with the baseline on " in out
     assert err == "1 answer(s) disagree (DISAGREEMENT / DIFFERENT ANSWERS above)\n"
+
+
+# ---- bench_walls.py ----------------------------------------------------------------------
+
+NODE = "bad --node {!r} (PLAYERS:NUMBER:PLAYS:R, e.g. '4:0:1b 2r:-4'): "
+WALLS_ERRORS = [
+    (["--cap", "-5"], "argument --cap: must be a number of nodes, 1 or more, not -5"),
+    (["--cap", "0"], "argument --cap: must be a number of nodes, 1 or more, not 0"),
+    (["--cap", "nan"], "argument --cap: must be a number of nodes, 1 or more, not nan"),
+    (["--node", "4:0:1b:-4", "--walls", "p0-1b"],
+     "argument --node: not with --walls (--node searches instead of the walls)"),
+    (["--walls", "p9"], "unknown wall(s): p9"),
+    (["--node", "4:30:1b:-4"],
+     NODE.format("4:30:1b:-4") + "the position number must be 0 to 19, not '30'"),
+    (["--node", "4:-1:1b:-4"],
+     NODE.format("4:-1:1b:-4") + "the position number must be 0 to 19, not '-1'"),
+    (["--node", "4:0:1b"], NODE.format("4:0:1b") + "3 parts, not 4"),
+    (["--node", "6:0:1b:-4"],
+     NODE.format("6:0:1b:-4") + "the player count must be 2 to 5, not '6'"),
+    (["--node", "4:0:5b:-4"],
+     NODE.format("4:0:5b:-4") + "play '5b': 5b is illegal for seat 0: card not in hand"),
+    (["--node", "4:0:1b:-9"], NODE.format("4:0:1b:-9")
+     + "the threshold r must be -8 to 8 (the tricks left after the plays), not '-9'"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), WALLS_ERRORS,
+                         ids=[" ".join(a) for a, _ in WALLS_ERRORS])
+def test_bench_walls_bad_arguments(argv: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert error_of(load("bench_walls").main, argv, capsys) == message
+
+
+def test_bench_walls_node(capsys: pytest.CaptureFixture[str]) -> None:
+    """A node of one's own: the example of --help, listed (no search)."""
+    assert load("bench_walls").main(["--node", "4:0:1b 2r:-4", "--list"]) == 0
+    assert capsys.readouterr().out == "node       4p #0 1b 2r    u >= -4: \n"
+
+
+def test_bench_walls_help_is_whole() -> None:
+    """--help prints the whole description (it stopped mid-sentence, at the first line's
+    end), examples included."""
+    done = run("bench_walls.py", "--help")
+    assert done.returncode == 0
+    assert "first lead over its 60 s goal" in done.stdout.replace("\n", " ")
+    assert 'python bench/bench_walls.py --split --node "4:0:1b 2r:-4" --cap 10e6' in done.stdout
