@@ -7,9 +7,14 @@ searches, no bounds narrowing). Same paranoid questions as catbox_solver.search.
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
-from catbox_solver.model.position import Position
+# the checkout this file lives in, not an installed copy of the package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from catbox_solver.model.position import Position  # noqa: E402
 
 INF = 10_000
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -13,8 +13,12 @@ import argparse
 import itertools
 import sys
 import time
+from pathlib import Path
 
-from catbox_solver.puzzles import THEMES, generate, solve_puzzle
+# measure the checkout this script lives in, not an installed copy of the package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from catbox_solver.puzzles import THEMES, generate, solve_puzzle  # noqa: E402
 
 GOAL = 10.0  # puzzles per minute
 PLAYERS = {

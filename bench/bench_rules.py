@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
-from catbox_solver.model.deal import deal
-from catbox_solver.model.position import Position
-from catbox_solver.model.rules import Ruleset
+# measure the checkout this script lives in, not an installed copy of the package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from catbox_solver.model.deal import deal  # noqa: E402
+from catbox_solver.model.position import Position  # noqa: E402
+from catbox_solver.model.rules import Ruleset  # noqa: E402
 
 GOAL_LEGAL = 200_000
 GOAL_ROUNDS = 2_000

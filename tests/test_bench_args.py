@@ -227,3 +227,31 @@ def test_bench_walls_help_is_whole() -> None:
     assert done.returncode == 0
     assert "first lead over its 60 s goal" in done.stdout.replace("\n", " ")
     assert 'python bench/bench_walls.py --split --node "4:0:1b 2r:-4" --cap 10e6' in done.stdout
+
+
+# ---- every script ------------------------------------------------------------------------
+
+SCRIPTS = sorted(BENCH.glob("*.py"))
+ROOT_FIRST = "sys.path.insert(0, str(Path(__file__).resolve().parents[1]))"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_bench_scripts_measure_their_checkout(script: Path) -> None:
+    """Each script puts its checkout first on sys.path before it imports the package, so
+    that run from a clone it measures the clone's code, not an installed copy (three did
+    not)."""
+    lines = script.read_text(encoding="utf-8").splitlines()
+    first_import = next(i for i, line in enumerate(lines)
+                        if line.startswith(("from catbox_solver", "import catbox_solver")))
+    assert ROOT_FIRST in lines[:first_import]
+
+
+def test_bench_script_imports_its_checkout() -> None:
+    """As run (no PYTHONPATH, from elsewhere): the package comes from this checkout."""
+    code = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='probe'); "
+            "print(sys.modules['catbox_solver'].__file__)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", code, str(BENCH / "bench_rules.py")],
+                          env=env, cwd="/", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(ROOT / "catbox_solver" / "__init__.py")
