@@ -65,10 +65,11 @@ def bench_proofs() -> None:
             sys.stdout.flush()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="existence benchmark only")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     bench_existence()
     if not args.quick:
         bench_proofs()

@@ -10,6 +10,7 @@ rounds/s. Figures for 2, 3 and 5 players are printed too.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -125,10 +126,15 @@ def bench_rounds(rules: Ruleset, seconds: float) -> tuple[float, float]:
     return rounds / elapsed, plays / rounds
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    args = parser.parse_args()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="time per measurement, more than 0 (default: 2)")
+    args = parser.parse_args(argv)
+    if not math.isfinite(args.seconds) or args.seconds <= 0:
+        parser.error(f"argument --seconds: must be a number of seconds more than 0, "
+                     f"not {args.seconds:g}")
     print(f"{'players':>7} {'legal_plays/s':>14} {'rounds/s':>10} {'plays/round':>12}")
     for n in (4, 2, 3, 5):
         rules = Ruleset(players=n)

@@ -220,6 +220,25 @@ def test_bench_walls_node(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "node       4p #0 1b 2r    u >= -4: \n"
 
 
+def test_bench_walls_warms_up_before_timing(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The core is loaded, and a short capped search run, before the first wall is timed
+    (the first wall's seconds included the loading)."""
+    bench_walls = load("bench_walls")
+    calls: list[object] = []
+    monkeypatch.setattr(bench_walls, "warm_up", lambda: calls.append("warm_up"))
+
+    def search(pos: object, hero: int, r: int, cap: int) -> tuple[bool, int, float]:
+        calls.append(cap)
+        return False, 7, 1.0
+
+    monkeypatch.setattr(bench_walls, "_search", search)
+    assert bench_walls.main(["--walls", "p0-1b", "--cap", "5e6"]) == 0
+    assert calls == ["warm_up", 100_000, 5_000_000]
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "p0-1b      1b        -4 False              7     1.0  0.00"]
+
+
 def test_bench_walls_help_is_whole() -> None:
     """--help prints the whole description (it stopped mid-sentence, at the first line's
     end), examples included."""
@@ -255,3 +274,43 @@ def test_bench_script_imports_its_checkout() -> None:
                           env=env, cwd="/", capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(ROOT / "catbox_solver" / "__init__.py")
+
+
+# ---- bench_rules.py, bench_puzzles.py ----------------------------------------------------
+
+OTHER_ERRORS = [
+    ("bench_rules", ["--seconds", "0"],
+     "argument --seconds: must be a number of seconds more than 0, not 0"),
+    ("bench_rules", ["--seconds", "-1"],
+     "argument --seconds: must be a number of seconds more than 0, not -1"),
+    ("bench_puzzles", ["--count", "-2"], "argument --count: must be at least 1, not -2"),
+    ("bench_puzzles", ["--count", "0"], "argument --count: must be at least 1, not 0"),
+    ("bench_puzzles", ["--budget", "-1"],
+     "argument --budget: must be a number of seconds more than 0, not -1"),
+    ("bench_puzzles", ["--budget", "nan"],
+     "argument --budget: must be a number of seconds more than 0, not nan"),
+    ("bench_puzzles", ["--themes", "red"], "unknown theme 'red'; one of avoid-paradox, "
+     "force-paradox, red-lead, red-lead-exception, exact-bid, empty-square"),
+]
+
+
+@pytest.mark.parametrize(("script", "argv", "message"), OTHER_ERRORS,
+                         ids=[f"{s} {' '.join(a)}" for s, a, _ in OTHER_ERRORS])
+def test_bench_rules_and_puzzles_bad_arguments(
+    script: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert error_of(load(script).main, argv, capsys) == message
+
+
+def test_bench_puzzles_warms_up_before_timing(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The compiled core is loaded before the first row is timed (it counted in it)."""
+    bench_puzzles = load("bench_puzzles")
+    calls: list[str] = []
+    monkeypatch.setattr(bench_puzzles, "warm_up", lambda: calls.append("warm_up"))
+    monkeypatch.setattr(bench_puzzles, "rate",
+                        lambda *a: (calls.append("rate"), (1, 1.0))[1])
+    assert bench_puzzles.main(["--quick", "--themes", "exact-bid"]) == 0
+    assert calls == ["warm_up", "rate"]
+    assert "exact-bid          slowest player count:     60.0 puzzles/min (ok, goal 10)" in (
+        capsys.readouterr().out)
