@@ -80,3 +80,17 @@ def baseline_solve(
     if question in ("paradox", "table"):
         return [bool(v) for v in vals]
     return vals
+
+
+WHAT = ("baseline_alphabeta.py: the plain memoised alpha-beta that bench/bench_search.py "
+        "imports (baseline_solve) for its speed-up; not a benchmark itself: "
+        "run python bench/bench_search.py")
+
+
+if __name__ == "__main__":  # run directly: say what this file is (it printed nothing)
+    if sys.argv[1:] in ([], ["-h"], ["--help"]):
+        print(WHAT)
+        sys.exit(0)
+    print(f"baseline_alphabeta.py: error: unrecognized arguments: {' '.join(sys.argv[1:])} "
+          "(the baseline imported by bench/bench_search.py takes none)", file=sys.stderr)
+    sys.exit(2)

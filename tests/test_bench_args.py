@@ -314,3 +314,17 @@ def test_bench_puzzles_warms_up_before_timing(monkeypatch: pytest.MonkeyPatch,
     assert calls == ["warm_up", "rate"]
     assert "exact-bid          slowest player count:     60.0 puzzles/min (ok, goal 10)" in (
         capsys.readouterr().out)
+
+
+def test_baseline_alphabeta_run_directly_says_what_it_is() -> None:
+    """The baseline is a module; run as a script it printed nothing and exited 0."""
+    done = run("baseline_alphabeta.py", "--help")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "baseline_alphabeta.py: the plain memoised alpha-beta that bench/bench_search.py "
+        "imports (baseline_solve) for its speed-up; not a benchmark itself: run python "
+        "bench/bench_search.py\n")
+    done = run("baseline_alphabeta.py", "--count", "3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("baseline_alphabeta.py: error: unrecognized arguments: --count 3 "
+                           "(the baseline imported by bench/bench_search.py takes none)\n")
