@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -328,3 +330,48 @@ def test_baseline_alphabeta_run_directly_says_what_it_is() -> None:
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("baseline_alphabeta.py: error: unrecognized arguments: --count 3 "
                            "(the baseline imported by bench/bench_search.py takes none)\n")
+
+
+# ---- the command lines shown in the docs -------------------------------------------------
+
+def shown_commands() -> list[tuple[str, str, list[str]]]:
+    """(where, script, arguments) of every bench_search.py and bench_walls.py command line
+    in the README, docs/ and the two scripts' own docstrings, and of the docs' arguments
+    of bench_search.py shown alone (from --players on)."""
+    out = []
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for path in docs:
+        for m in re.finditer(r"`([^`]*)`", path.read_text(encoding="utf-8")):
+            found = re.match(r"(?:python )?(?:bench/)?(bench_search|bench_walls)\.py(.*)",
+                             m.group(1), re.S)
+            if found:
+                out.append((path.name, found.group(1), shlex.split(found.group(2))))
+            elif m.group(1).startswith("--players ") and "|" not in m.group(1):
+                # the docs' shorter forms of bench_search.py's commands ("4|5": either)
+                out.append((path.name, "bench_search", shlex.split(m.group(1))))
+    for script in ("bench_search", "bench_walls"):
+        doc = (BENCH / f"{script}.py").read_text(encoding="utf-8")
+        for line in doc.splitlines():
+            found = re.match(rf"\s+python bench/{script}\.py(.*?)(#.*)?$", line)
+            if found:
+                out.append((f"{script}.py", script, shlex.split(found.group(1))))
+    return out
+
+
+SHOWN_COMMANDS = shown_commands()
+
+
+def test_the_shown_commands_are_found() -> None:
+    assert len(SHOWN_COMMANDS) >= 40
+
+
+@pytest.mark.parametrize(("where", "script", "argv"), SHOWN_COMMANDS,
+                         ids=[f"{w}: {s} {' '.join(a)}" for w, s, a in SHOWN_COMMANDS])
+def test_the_shown_commands_parse(where: str, script: str, argv: list[str],
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command line shown takes arguments the script accepts today (parsed and
+    checked only: bench_walls lists instead of searching)."""
+    if script == "bench_search":
+        load(script).parse_args(argv)
+    else:
+        assert load(script).main([*argv, "--list"]) == 0
