@@ -247,9 +247,10 @@ def test_simulate_compare_must_follow_differs_somewhere() -> None:
     diff = data["differences"]
     assert diff["rounds"] == 20
     # the same seeded bots play differently as soon as one reading forbids an off-color
-    # play (the counts are the seeded games', the same at every run)
+    # play (the counts are the seeded games', the same at every run; session 30's
+    # per-round bots changed them from 20, 5, 20, 20, 20)
     assert [diff[k] for k in ("plays_differ", "paradox_occurrence_differs", "paradox_differs",
-                              "tricks_differ", "scores_differ")] == [20, 5, 20, 20, 20]
+                              "tricks_differ", "scores_differ")] == [20, 4, 20, 20, 20]
 
 
 def test_same_state_ignores_only_the_ruleset() -> None:
