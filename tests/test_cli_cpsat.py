@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
+from ortools.sat.python import cp_model
 from test_exists_crosscheck import outcomes
 
 from catbox_solver.cli import main
 from catbox_solver.model.jsonform import position_to_dict, position_to_json
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
+from catbox_solver.search import exists as exists_mod
 
 TWO_P = (
     "2p official | R:..... B:..0.. Y:...N0 G:N.1N. | 1223455 11124455 | RBYG RYG | "
@@ -61,7 +64,9 @@ def test_exists_json_agrees_with_plain_search() -> None:
             assert set(answer) == {"exists", "line"}
             assert replay(pos, answer["line"]).paradox_by == seat
         else:
-            assert answer == {"exists": False, "clash": [f"--paradox-by {seat}"]}
+            assert answer == {
+                "exists": False, "clash": [f"--paradox-by {seat}"], "minimal": True
+            }
     result = run("exists", THREE_P, "--no-paradox", "--json")
     answer = json.loads(result.stdout)
     assert answer["exists"] is any(o[0] is None for o in outs)
@@ -89,11 +94,46 @@ def test_clashing_conditions_are_named() -> None:
     assert json.loads(result.stdout) == {
         "exists": False,
         "clash": ["--tricks-at-least 0=3", "--tricks-at-least 1=4"],
+        "minimal": True,
     }
     text = run("exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least", "1=4")
     assert text.stdout == (
         "impossible: the conditions clash: --tricks-at-least 0=3, --tricks-at-least 1=4\n"
     )
+
+
+def test_a_clash_not_narrowed_down_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the time limit stops the narrowing down of the clash, the text and the JSON
+    say that the named conditions may not all take part (it was claimed all the same)."""
+    real = exists_mod.solve_cp
+    calls = [0]
+
+    def trials_stop(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
+        calls[0] += 1
+        return real(solver, model) if calls[0] == 1 else cp_model.UNKNOWN
+
+    monkeypatch.setattr(exists_mod, "solve_cp", trials_stop)
+    monkeypatch.setattr(
+        cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
+    )
+    args = ["exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least", "1=4",
+            "--no-paradox", "--time-limit", "9"]
+    text = run(*args)
+    assert text.exit_code == 0
+    assert text.stdout == (
+        "impossible: the conditions clash: --no-paradox, --tricks-at-least 0=3, "
+        "--tricks-at-least 1=4\n"
+        "note: the time limit (9 s) stopped the narrowing down of the clash: fewer of these "
+        "conditions may clash\n"
+    )
+    calls[0] = 0
+    assert json.loads(run(*args, "--json").stdout) == {
+        "exists": False,
+        "clash": ["--no-paradox", "--tricks-at-least 0=3", "--tricks-at-least 1=4"],
+        "minimal": False,
+        "reason": "the time limit (9 s) stopped the narrowing down of the clash: fewer of "
+        "these conditions may clash",
+    }
 
 
 def test_count_gives_distinct_lines() -> None:
@@ -133,7 +173,9 @@ def test_empty_and_final_board() -> None:
     ]
     cell = free[0]
     clash = json.loads(run("exists", THREE_P, "--no-paradox", "--empty", cell, "--json").stdout)
-    assert clash == {"exists": False, "clash": ["--no-paradox", f"--empty {cell.upper()}"]}
+    assert clash == {
+        "exists": False, "clash": ["--no-paradox", f"--empty {cell.upper()}"], "minimal": True
+    }
 
 
 def test_batch_answers_each_line(tmp_path: Path) -> None:

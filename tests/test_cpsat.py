@@ -4,14 +4,17 @@ the Ruleset, counting distinct witnesses, clashing conditions, free deals."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from gen import random_line, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.cpsat import build_free_round, build_round, no_paradox_lit
+from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import GREEN, YELLOW, Ruleset
 from catbox_solver.search import exists as ex
@@ -122,7 +125,7 @@ def test_clashing_conditions_are_named() -> None:
     )
     assert ans.exists is False
     assert sorted(ans.clash) == ["--tricks-at-least 0=5", "--tricks-at-least 1=4"]
-    assert ans.to_json() == {"exists": False, "clash": ans.clash}
+    assert ans.to_json() == {"exists": False, "clash": ans.clash, "minimal": True}
 
 
 def test_a_condition_impossible_alone_is_named_alone() -> None:
@@ -282,3 +285,87 @@ def test_partly_known_deal() -> None:
     assert make_solver(2, 30).solve(stuck.model) == 3  # INFEASIBLE
     with pytest.raises(SearchError, match="seat 1's hand"):
         build_free_round(rules, hands=[None, [1, 2], None, None])
+
+
+# a 5-player round with 4 tricks left where seat 3 (1 trick won) can end with 1 or 2
+P5 = (
+    "5p official | R:31....443 B:..4.2...1 Y:32...102. G:...00.... | 22349 13458 13557 "
+    "44678 36699 | YG RY BY RY RBY | lead 3 | won 0 0 0 1 2 | bid 3 2 2 3 1 | left 4"
+)
+P5_CONDITIONS = [ex.tricks_at_least(3, 2), ex.tricks_at_most(3, 2), ex.tricks(3, 1)]
+P5_NAMES = ["--tricks-at-least 3=2", "--tricks-at-most 3=2", "--tricks 3=1"]
+
+
+def _logged_solvers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
+    """Record the (workers, time limit) of every solver the question builds."""
+    log: list[tuple[int, float]] = []
+    real = ex.make_solver
+
+    def logged(workers: int, time_limit: float) -> object:
+        log.append((workers, time_limit))
+        return real(workers, time_limit)
+
+    monkeypatch.setattr(ex, "make_solver", logged)
+    return log
+
+
+def test_narrowing_the_clash_keeps_the_workers_and_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each trial solve of the narrowing has the caller's workers and only the time left
+    (it had 2 workers and the whole limit again: (conditions + 1) x the limit)."""
+    pos = position_from_notation(P5)
+    log = _logged_solvers(monkeypatch)
+    # the solver's own core is the whole set: every condition gets a trial solve
+    monkeypatch.setattr(
+        cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
+    )
+    ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
+    assert ans.exists is False and ans.minimal is True and ans.reason == ""
+    assert ans.clash == ["--tricks-at-least 3=2", "--tricks 3=1"]
+    assert ans.to_json() == {"exists": False, "clash": ans.clash, "minimal": True}
+    assert [w for w, _ in log] == [1, 1, 1, 1]  # the question, then one trial each
+    limits = [t for _, t in log]
+    assert limits[0] <= 7 and all(b < a for a, b in zip(limits, limits[1:], strict=False))
+
+
+def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A trial the time limit stops keeps its condition, and one never run for lack of
+    time too: the clash is still a clash, but the answer says it may not be minimal."""
+    pos = position_from_notation(P5)
+    monkeypatch.setattr(
+        cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
+    )
+    real = ex.solve_cp
+    calls = [0]
+
+    def trials_stop(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
+        calls[0] += 1
+        return real(solver, model) if calls[0] == 1 else cp_model.UNKNOWN
+
+    monkeypatch.setattr(ex, "solve_cp", trials_stop)
+    ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
+    reason = (
+        "the time limit (7 s) stopped the narrowing down of the clash: fewer of these "
+        "conditions may clash"
+    )
+    assert (ans.exists, ans.clash, ans.minimal, ans.reason) == (False, P5_NAMES, False, reason)
+    assert ans.to_json() == {
+        "exists": False, "clash": P5_NAMES, "minimal": False, "reason": reason
+    }
+    assert calls[0] == 4
+    # the question itself used up the time: no trial at all
+    log = _logged_solvers(monkeypatch)
+
+    def slow(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
+        status = real(solver, model)
+        time.sleep(0.6)
+        return status
+
+    monkeypatch.setattr(ex, "solve_cp", slow)
+    ans = ex.exists(pos, P5_CONDITIONS, time_limit=0.5, workers=1)
+    assert (ans.exists, ans.clash, ans.minimal) == (False, P5_NAMES, False)
+    assert ans.reason == reason.replace("(7 s)", "(0.5 s)")
+    assert len(log) == 1

@@ -110,7 +110,8 @@ def _answer_text(pos: Any, answer: Any) -> str:
         return f"unknown: {answer.reason}"
     if not answer.exists:
         clash = ", ".join(answer.clash) if answer.clash else "(no conditions)"
-        return f"impossible: the conditions clash: {clash}"
+        note = "" if answer.minimal else f"\nnote: {answer.reason}"
+        return f"impossible: the conditions clash: {clash}{note}"
     out = []
     for i, line in enumerate(answer.lines):
         cur = pos

@@ -420,13 +420,16 @@ def final_board(board: dict[str, str]) -> Condition:
 @dataclass
 class ExistsAnswer:
     """``exists`` True (with ``lines``), False (with the clashing condition names) or None
-    (the solver stopped: ``reason``)."""
+    (the solver stopped: ``reason``). ``minimal`` is False when the time limit stopped the
+    narrowing of ``clash`` down (every named condition may then not take part in it), and
+    ``reason`` says so."""
 
     exists: bool | None
     lines: list[tuple[Play, ...]] = field(default_factory=list)
     clash: list[str] = field(default_factory=list)
     reason: str = ""
     seconds: float = 0.0
+    minimal: bool = True
 
     @property
     def line(self) -> tuple[Play, ...] | None:
@@ -438,8 +441,13 @@ class ExistsAnswer:
         if self.exists is None:
             return {"exists": None, "reason": self.reason}
         if not self.exists:
-            return {"exists": False, "clash": list(self.clash)}
-        out: dict[str, Any] = {"exists": True, "line": [play_json(p) for p in self.lines[0]]}
+            out: dict[str, Any] = {
+                "exists": False, "clash": list(self.clash), "minimal": self.minimal
+            }
+            if not self.minimal:
+                out["reason"] = self.reason
+            return out
+        out = {"exists": True, "line": [play_json(p) for p in self.lines[0]]}
         if len(self.lines) > 1:
             out["lines"] = [[play_json(p) for p in line] for line in self.lines]
         return out
@@ -568,8 +576,18 @@ class Questions:
             if status == cp_model.INFEASIBLE:
                 if lines:
                     break
-                clash = _clash(rm, conditions, assumptions, solver, time_limit)
-                return ExistsAnswer(False, clash=clash, seconds=time.perf_counter() - t0)
+                clash, minimal = _clash(rm, conditions, assumptions, solver, workers,
+                                        t0 + time_limit)
+                return ExistsAnswer(
+                    False,
+                    clash=clash,
+                    minimal=minimal,
+                    reason="" if minimal else (
+                        f"the time limit ({time_limit:g} s) stopped the narrowing down of "
+                        "the clash: fewer of these conditions may clash"
+                    ),
+                    seconds=time.perf_counter() - t0,
+                )
             if lines:
                 break
             return ExistsAnswer(
@@ -606,25 +624,41 @@ def _clash(
     conditions: Sequence[Condition],
     assumptions: list[Lit],
     solver: cp_model.CpSolver,
-    time_limit: float,
-) -> list[str]:
-    """Names of conditions that together have no continuation: the solver's sufficient
-    assumptions, then shrunk one condition at a time (a condition stays in the set only if
-    the others alone have a continuation), so that every named condition takes part."""
+    workers: int,
+    deadline: float,
+) -> tuple[list[str], bool]:
+    """Names of conditions that together have no continuation, and whether the set is
+    minimal: the solver's sufficient assumptions, then shrunk one condition at a time (a
+    condition stays in the set only if the others alone have a continuation), so that
+    every named condition takes part. Each trial solve has the caller's ``workers`` and
+    only the time left before ``deadline`` (``time.perf_counter()``): they had the default
+    threads and the whole limit each, so a question could run (conditions + 1) times its
+    limit. A trial cut short, or not run for lack of time, keeps its condition (the set
+    still clashes) and the set is not claimed minimal."""
     if not conditions:
-        return []
+        return [], True
     index = {a.index: i for i, a in enumerate(assumptions)}  # duplicates: the last one
     core = [index[c] for c in solver.sufficient_assumptions_for_infeasibility() if c in index]
     if not core:
         core = list(range(len(conditions)))
     model = rm.model
-    for i in list(core):
-        if len(core) == 1:
-            break
-        trial = [k for k in core if k != i]
+    minimal = True
+    try:
+        for i in list(core):
+            if len(core) == 1:  # (no conditions at all always have a continuation)
+                break
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                minimal = False
+                break
+            trial = [k for k in core if k != i]
+            model.clear_assumptions()
+            model.add_assumptions([assumptions[k] for k in trial])
+            status = solve_cp(make_solver(workers, remaining), model)
+            if status == cp_model.INFEASIBLE:
+                core = trial
+            elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                minimal = False  # (undecided: the condition stays, maybe not needed)
+    finally:
         model.clear_assumptions()
-        model.add_assumptions([assumptions[k] for k in trial])
-        if solve_cp(make_solver(DEFAULT_WORKERS, time_limit), model) == cp_model.INFEASIBLE:
-            core = trial
-    model.clear_assumptions()
-    return [conditions[k].name for k in sorted(core)]
+    return [conditions[k].name for k in sorted(core)], minimal
