@@ -61,7 +61,8 @@ def test_exists_json_agrees_with_plain_search() -> None:
         answer = json.loads(result.stdout)
         assert answer["exists"] is want
         if want:
-            assert set(answer) == {"exists", "line"}
+            assert set(answer) == {"exists", "line", "complete"}
+            assert answer["complete"] is True
             assert replay(pos, answer["line"]).paradox_by == seat
         else:
             assert answer == {
@@ -146,6 +147,45 @@ def test_count_gives_distinct_lines() -> None:
     assert len(texts) == 3
     for line in answer["lines"]:
         assert replay(pos, line).is_over
+
+
+def test_count_cut_short_by_the_time_limit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--count N stopped by the time limit before N lines (and before it ran out of
+    lines) says the lines are not all there (it looked like a complete answer)."""
+    real = exists_mod.solve_cp
+    calls = [0]
+
+    def third_stops(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
+        calls[0] += 1
+        return real(solver, model) if calls[0] < 3 else cp_model.UNKNOWN
+
+    monkeypatch.setattr(exists_mod, "solve_cp", third_stops)
+    reason = (
+        "the time limit (5 s) stopped the search for more lines after 2 of the 10 asked "
+        "for: more may exist"
+    )
+    answer = json.loads(run("exists", THREE_P, "--count", "10", "--time-limit", "5",
+                            "--json").stdout)
+    assert len(answer["lines"]) == 2
+    assert (answer["complete"], answer["reason"]) == (False, reason)
+    calls[0] = 0
+    text = run("exists", THREE_P, "--count", "10", "--time-limit", "5")
+    out = text.stdout.splitlines()
+    assert out[0] == "exists" and len(out) == 4
+    assert out[1].startswith("witness 1: ") and out[2].startswith("witness 2: ")
+    assert out[3] == f"note: {reason}"
+    # all the lines there are: complete (3 players, 3 tricks left: fewer than 10000)
+    monkeypatch.setattr(exists_mod, "solve_cp", real)
+    every = json.loads(run("exists", THREE_P, "--count", "10000", "--json").stdout)
+    assert every["complete"] is True and "reason" not in every
+    assert len(every["lines"]) == len(outcomes_lines(three_p()))
+
+
+def outcomes_lines(pos: Position) -> set[tuple[str, ...]]:
+    """Every distinct line of play from ``pos`` to the end of the round (a plain search)."""
+    if pos.is_over:
+        return {()}
+    return {(p.text, *rest) for p in pos.legal_plays() for rest in outcomes_lines(pos.after(p))}
 
 
 def test_empty_and_final_board() -> None:

@@ -369,3 +369,31 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
     assert (ans.exists, ans.clash, ans.minimal) == (False, P5_NAMES, False)
     assert ans.reason == reason.replace("(7 s)", "(0.5 s)")
     assert len(log) == 1
+
+
+def test_count_cut_short_by_the_time_limit_is_not_complete(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lines found before the time limit are kept, and the answer says the
+    enumeration is not complete; found all, or as many as asked: complete."""
+    pos = position_from_notation(P5)
+    real = ex.solve_cp
+    calls = [0]
+
+    def fourth_stops(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
+        calls[0] += 1
+        return real(solver, model) if calls[0] < 4 else cp_model.UNKNOWN
+
+    monkeypatch.setattr(ex, "solve_cp", fourth_stops)
+    ans = ex.exists(pos, [ex.tricks(3, 2)], count=100, time_limit=6, workers=1)
+    reason = (
+        "the time limit (6 s) stopped the search for more lines after 3 of the 100 asked "
+        "for: more may exist"
+    )
+    assert (ans.exists, len(ans.lines), ans.complete, ans.reason) == (True, 3, False, reason)
+    got = ans.to_json()
+    assert (got["complete"], got["reason"], len(got["lines"])) == (False, reason, 3)
+    monkeypatch.setattr(ex, "solve_cp", real)
+    three = ex.exists(pos, [ex.tricks(3, 2)], count=3, workers=1)
+    assert (len(three.lines), three.complete, three.reason) == (3, True, "")
+    assert three.to_json()["complete"] is True and "reason" not in three.to_json()

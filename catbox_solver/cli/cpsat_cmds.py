@@ -129,6 +129,8 @@ def _answer_text(pos: Any, answer: Any) -> str:
         label = "witness" if len(answer.lines) == 1 else f"witness {i + 1}"
         text = " ".join(p.text for p in line) or "(no plays)"
         out.append(f"{label}: {text}  [{end}; tricks won {won}]")
+    if not answer.complete:
+        out.append(f"note: {answer.reason}")
     return "exists\n" + "\n".join(out)
 
 
@@ -163,7 +165,8 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.option("--score", multiple=True, metavar="SEAT=K", help="Seat's round score is exactly K.")
 @click.option("--score-at-least", multiple=True, metavar="SEAT=K", help="Score at least K.")
 @click.option("--score-at-most", multiple=True, metavar="SEAT=K", help="Score at most K.")
-@click.option("--count", type=WholeRange(1, 10000), default=1, help="Up to N distinct lines.")
+@click.option("--count", type=WholeRange(1, 10000), default=1,
+              help="Up to N distinct lines (cut short by the time limit: the answer says so).")
 @click.option("--time-limit", type=Seconds(at_least=0.01), default=60.0, help="Seconds.")
 @click.option("--workers", type=WholeRange(1, 64), default=2, help="Solver threads.")
 @json_option

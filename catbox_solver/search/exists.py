@@ -422,7 +422,8 @@ class ExistsAnswer:
     """``exists`` True (with ``lines``), False (with the clashing condition names) or None
     (the solver stopped: ``reason``). ``minimal`` is False when the time limit stopped the
     narrowing of ``clash`` down (every named condition may then not take part in it), and
-    ``reason`` says so."""
+    ``complete`` is False when it stopped the search for more witness lines (``count`` >
+    1) before as many as asked were found or none was left; ``reason`` then says so."""
 
     exists: bool | None
     lines: list[tuple[Play, ...]] = field(default_factory=list)
@@ -430,6 +431,7 @@ class ExistsAnswer:
     reason: str = ""
     seconds: float = 0.0
     minimal: bool = True
+    complete: bool = True
 
     @property
     def line(self) -> tuple[Play, ...] | None:
@@ -450,6 +452,9 @@ class ExistsAnswer:
         out = {"exists": True, "line": [play_json(p) for p in self.lines[0]]}
         if len(self.lines) > 1:
             out["lines"] = [[play_json(p) for p in line] for line in self.lines]
+        out["complete"] = self.complete
+        if not self.complete:
+            out["reason"] = self.reason
         return out
 
 
@@ -588,8 +593,17 @@ class Questions:
                     ),
                     seconds=time.perf_counter() - t0,
                 )
-            if lines:
-                break
+            if lines:  # the time limit cut the enumeration short: more lines may exist
+                return ExistsAnswer(
+                    True,
+                    lines=lines,
+                    complete=False,
+                    reason=(
+                        f"the time limit ({time_limit:g} s) stopped the search for more "
+                        f"lines after {len(lines)} of the {count} asked for: more may exist"
+                    ),
+                    seconds=time.perf_counter() - t0,
+                )
             return ExistsAnswer(
                 None,
                 reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
