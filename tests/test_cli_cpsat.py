@@ -16,6 +16,7 @@ from catbox_solver.model.jsonform import position_to_dict, position_to_json
 from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search import exists as exists_mod
+from catbox_solver.search import proofs
 
 TWO_P = (
     "2p official | R:..... B:..0.. Y:...N0 G:N.1N. | 1223455 11124455 | RBYG RYG | "
@@ -250,6 +251,72 @@ def test_batch_names_the_line_it_cannot_answer(tmp_path: Path) -> None:
     assert lines[1]["exists"] is json.loads(alone.stdout)["exists"] is True
     assert result.stderr == "error: 1 of 2 lines could not be answered\n"
     assert result.exit_code == 2
+
+
+def test_an_undecided_answer_exits_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Unknown (the time limit stopped the solver) or --count cut short: exit code 3 (it
+    was 0, as for an answer); in a batch 3 if no line failed, with the count on stderr."""
+    pos = three_p()
+    line = exists_mod.exists(pos, []).lines[0]
+    answers = {
+        "found": exists_mod.ExistsAnswer(True, lines=[line]),
+        "unknown": exists_mod.ExistsAnswer(None, reason="solver stopped (UNKNOWN) after 1 s"),
+        "cut": exists_mod.ExistsAnswer(True, lines=[line], complete=False, reason="cut"),
+        "impossible": exists_mod.ExistsAnswer(False, clash=["--no-paradox"]),
+    }
+    queue: list[str] = []
+    monkeypatch.setattr(exists_mod, "exists", lambda *a, **k: answers[queue.pop(0)])
+
+    def ask(*names: str, arg: str = THREE_P, json_out: bool = False) -> Result:
+        queue[:] = names
+        return run("exists", arg, *(["--json"] if json_out else []))
+
+    assert ask("found").exit_code == 0
+    assert ask("impossible").exit_code == 0
+    unknown = ask("unknown")
+    assert (unknown.exit_code, unknown.stdout) == (3, "unknown: solver stopped (UNKNOWN) "
+                                                      "after 1 s\n")
+    assert unknown.stderr == ""
+    assert ask("cut", json_out=True).exit_code == 3
+    f = tmp_path / "b.jsonl"
+    f.write_text((position_to_json(pos) + "\n") * 3)
+    batch = ask("found", "unknown", "cut", arg=f"@{f}", json_out=True)
+    assert batch.exit_code == 3
+    assert [json.loads(x)["exists"] for x in batch.stdout.splitlines()] == [True, None, True]
+    assert batch.stderr == "2 of 3 lines undecided within the time limit\n"
+    assert ask("found", "impossible", "found", arg=f"@{f}").exit_code == 0
+    # a line that cannot be read: 2 before 3
+    f.write_text(position_to_json(pos) + "\n{bad\n")
+    both = ask("unknown", arg=f"@{f}", json_out=True)
+    assert both.exit_code == 2
+    assert both.stderr == (
+        "1 of 2 lines undecided within the time limit\n"
+        "error: 1 of 2 lines could not be read\n"
+    )
+
+
+def _prove_gives(monkeypatch: pytest.MonkeyPatch, *verdicts: str) -> Result:
+    """catbox prove with proofs.prove answering these verdicts, one per player count."""
+    results = [
+        proofs.ProofResult("full-board", 3 + i, v, 0.5, "INFEASIBLE" if v == "PROVED" else
+                           "UNKNOWN")
+        for i, v in enumerate(verdicts)
+    ]
+    monkeypatch.setattr(proofs, "prove", lambda *a, **k: results)
+    return run("prove", "full-board")
+
+
+def test_prove_exit_codes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PROVED 0, a COUNTEREXAMPLE 1 (before UNKNOWN), UNKNOWN 3 (all were 0)."""
+    assert _prove_gives(monkeypatch, "PROVED", "PROVED").exit_code == 0
+    assert _prove_gives(monkeypatch, "PROVED", "UNKNOWN").exit_code == 3
+    assert _prove_gives(monkeypatch, "UNKNOWN", "COUNTEREXAMPLE").exit_code == 1
+    assert _prove_gives(monkeypatch, "COUNTEREXAMPLE", "PROVED").exit_code == 1
+    monkeypatch.undo()
+    # a real one: no solver call can finish in 0.01 s from the first lead of 5 players
+    real = run("prove", "earliest-paradox", "--players", "5", "--time-limit", "0.01",
+               "--workers", "1")
+    assert real.exit_code == 3 and ": UNKNOWN (solver UNKNOWN, " in real.stdout
 
 
 def test_bad_input_is_one_line() -> None:

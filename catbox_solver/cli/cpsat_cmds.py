@@ -8,6 +8,8 @@ import click
 
 from catbox_solver.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INVALID,
+    EXIT_UNCHECKED,
     Seconds,
     WholeNumber,
     WholeRange,
@@ -206,6 +208,11 @@ def exists_cmd(
     POSITION is the one-line notation, catbox-position/1 JSON text, @FILE, or @FILE.jsonl
     (one position per line; with --json one answer line each).
 
+    Exit code 0 when answered (a witness, or impossible), 3 when the time limit left the
+    answer unknown or cut --count short, 2 on bad input, 130 on Ctrl-C. With @FILE.jsonl:
+    2 if a line could not be read or answered, else 3 if an answer was undecided (both
+    counted on stderr), else 0.
+
     \b
     Examples:
       catbox exists "$(catbox deal --players 4 --seed 7 --notation)" --no-paradox
@@ -237,7 +244,7 @@ def exists_cmd(
         },
     )
     batch = is_batch_argument(position)
-    unread = unanswered = total = 0
+    unread = unanswered = undecided = total = 0
     for item in read_positions(position):
         total += 1
         if isinstance(item, CatboxError):
@@ -259,7 +266,12 @@ def exists_cmd(
             line_error(at_batch_line(exc, position, total), as_json)
             continue
         _show_answer(item, answer, as_json)
+        undecided += answer.exists is None or not answer.complete
+    if batch and undecided:
+        click.echo(f"{undecided} of {total} lines undecided within the time limit", err=True)
     end_batch(total, unread, unanswered)
+    if undecided:  # (the time limit stopped the solver: unknown, or --count cut short)
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
 @main.command("prove")
@@ -285,6 +297,9 @@ def prove_cmd(
     The solver looks for a deal and a line of play that break the statement; none
     (INFEASIBLE) means PROVED. Statements that ask "which cells can ..." give a witness
     deal and line for each cell that can. docs/theorems.md explains each statement.
+
+    Exit code 0 when every result is PROVED, 1 when one is a COUNTEREXAMPLE, else 3 when
+    one is UNKNOWN (the time limit stopped a solver call), 2 on bad input, 130 on Ctrl-C.
 
     \b
     Examples:
@@ -338,6 +353,11 @@ def prove_cmd(
             click.echo(f"  {key}: {w.text()}")
     if cut:
         stopped("shown is what was proven by then" if results else "")
+    verdicts = {res.verdict for res in results}
+    if "COUNTEREXAMPLE" in verdicts:  # (a definite "no" before an undecided one)
+        raise click.exceptions.Exit(EXIT_INVALID)
+    if "UNKNOWN" in verdicts:
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
 __all__ = ["exists_cmd", "prove_cmd", "EXIT_BAD_INPUT"]
