@@ -26,6 +26,7 @@ from catbox_solver.model.deal import deal
 from catbox_solver.model.game import hands_after_discards
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.search import proofs
 from catbox_solver.search.dd import Search
 from catbox_solver.search.exists import WitnessBug, make_solver
 from catbox_solver.search.lines import paradox_free_line
@@ -99,6 +100,41 @@ def test_red_lead_exception_two_players_from_trick_three() -> None:
     lead = w.line[4]  # trick 3 is led by the fifth play
     assert lead.color == 0
     assert all(p.color != 0 for p in w.line[:4]) and w.final.neutral & 0x11111 == 0
+
+
+def test_the_earliest_trick_keeps_what_was_proven_when_time_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A solver call stopped by the time limit at trick t: UNKNOWN, and the tricks before
+    it are still proven (the finding was dropped: findings [], as if nothing was)."""
+    calls = [0]
+
+    def unknown_at(k: int) -> object:
+        def fake(
+            rules: Ruleset, question: object, workers: int, time_limit: float
+        ) -> proofs.Search:
+            calls[0] += 1
+            return proofs.Search("UNKNOWN" if calls[0] == k else "INFEASIBLE", 0.01, None)
+
+        return fake
+
+    monkeypatch.setattr(proofs, "solve_free", unknown_at(3))
+    (res,) = prove("earliest-paradox", 5, 1, 1.0)
+    assert (res.verdict, res.status, res.counterexample, res.witnesses) == (
+        "UNKNOWN", "UNKNOWN", None, {}
+    )
+    assert res.findings == [
+        "a paradox: not before trick 3; undecided from trick 3 on (time limit)"
+    ]
+    assert calls[0] == 3
+    calls[0] = 0
+    monkeypatch.setattr(proofs, "solve_free", unknown_at(1))
+    (res,) = prove("red-lead-exception", 4, 1, 1.0)
+    assert (res.verdict, res.status) == ("UNKNOWN", "UNKNOWN")
+    assert res.findings == [
+        "red led before red is broken (the exception): nothing proven; undecided from "
+        "trick 1 on (time limit)"
+    ]
 
 
 def test_a_false_statement_gives_a_replayed_counterexample() -> None:

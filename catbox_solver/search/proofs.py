@@ -374,10 +374,18 @@ def _earliest(
     what: str,
 ) -> ProofResult:
     """Smallest round trick number t at which ``event`` can happen: a witness at t, and a
-    proof (one solver call) that it cannot happen before t."""
+    proof (one solver call) that it cannot happen before t. Stopped at trick t (the time
+    limit, or Ctrl-C), the result is UNKNOWN and keeps what the tricks before proved."""
     t0 = time.perf_counter()
     found: Search | None = None
     t = 0
+
+    def undecided(status: str, why: str) -> ProofResult:
+        res = ProofResult(name, rules.players, "UNKNOWN", time.perf_counter() - t0, status)
+        before = f"not before trick {t}" if t > 1 else "nothing proven"
+        res.findings.append(f"{what}: {before}; undecided from trick {t} on ({why})")
+        return res
+
     for t in range(1, rules.tricks + 1):
 
         def at(rm: RoundModel, t: int = t) -> None:
@@ -386,17 +394,11 @@ def _earliest(
         try:
             found = solve_free(rules, at, workers, time_limit)
         except KeyboardInterrupt:  # Ctrl-C: what the tricks before this one proved
-            res = ProofResult(name, rules.players, "UNKNOWN", time.perf_counter() - t0, "STOPPED")
-            before = f"not before trick {t}" if t > 1 else "nothing proven"
-            res.findings.append(f"{what}: {before}; undecided from trick {t} on "
-                                "(stopped by Ctrl-C)")
-            raise Interrupted(res) from None
+            raise Interrupted(undecided("STOPPED", "stopped by Ctrl-C")) from None
         if found.found is not None:
             break
-        if found.status != "INFEASIBLE":
-            return ProofResult(
-                name, rules.players, "UNKNOWN", time.perf_counter() - t0, found.status
-            )
+        if found.status != "INFEASIBLE":  # (the time limit: the tricks before are kept,
+            return undecided(found.status, "time limit")  # as on Ctrl-C; they were lost)
     assert found is not None
     if found.found is None:
         res = ProofResult(name, rules.players, "PROVED", time.perf_counter() - t0, "INFEASIBLE")
