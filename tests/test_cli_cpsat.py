@@ -359,9 +359,21 @@ def test_prove_list_and_a_fast_proof() -> None:
     result = run("prove", "full-board", "--players", "3")
     assert result.exit_code == 0
     assert result.stdout.startswith("full-board, 3 players: PROVED (solver INFEASIBLE, ")
-    proof = json.loads(run("prove", "full-board", "--players", "4", "--json").stdout)
+    (proof,) = json.loads(run("prove", "full-board", "--players", "4", "--json").stdout)
     assert proof["verdict"] == "PROVED" and proof["status"] == "INFEASIBLE"
     assert proof["counterexample"] is None
+
+
+def test_prove_json_is_one_document() -> None:
+    """With several player counts --json prints one array (it printed an object per
+    line, which json.load refused: "Extra data")."""
+    result = run("prove", "full-board", "--json")
+    assert result.exit_code == 0 and result.stdout.count("\n") == 1
+    proofs_ = json.loads(result.stdout)
+    assert [(p["name"], p["players"], p["verdict"], p["status"]) for p in proofs_] == [
+        ("full-board", 3, "PROVED", "INFEASIBLE"),
+        ("full-board", 4, "PROVED", "INFEASIBLE"),
+    ]
 
 
 def test_help_has_examples() -> None:

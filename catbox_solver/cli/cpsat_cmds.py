@@ -274,6 +274,18 @@ def exists_cmd(
         raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
+def _proof_text(res: Any) -> str:
+    """A proof result as text: the verdict line, then its counterexample, findings and
+    witnesses indented."""
+    out = [f"{res.name}, {res.players} players: {res.verdict} "
+           f"(solver {res.status}, {res.seconds:.2f} s)"]
+    if res.counterexample is not None:
+        out.append(f"  counterexample: {res.counterexample.text()}")
+    out += [f"  {line}" for line in res.findings]
+    out += [f"  {key}: {w.text()}" for key, w in res.witnesses.items()]
+    return "\n".join(out)
+
+
 @main.command("prove")
 @click.argument("name", required=False)
 @click.option("--players", type=WholeRange(2, 5), help="Only this player count.")
@@ -297,6 +309,7 @@ def prove_cmd(
     The solver looks for a deal and a line of play that break the statement; none
     (INFEASIBLE) means PROVED. Statements that ask "which cells can ..." give a witness
     deal and line for each cell that can. docs/theorems.md explains each statement.
+    With --json: one JSON array, an object per player count.
 
     Exit code 0 when every result is PROVED, 1 when one is a COUNTEREXAMPLE, else 3 when
     one is UNKNOWN (the time limit stopped a solver call), 2 on bad input, 130 on Ctrl-C.
@@ -337,20 +350,12 @@ def prove_cmd(
         cut = False
     except Interrupted as e:  # Ctrl-C: the results so far, then exit code 130
         results, cut = cast("list[ProofResult]", e.partial), True
-    for res in results:
-        if as_json:
-            echo_json(res.to_json())
-            continue
-        click.echo(
-            f"{res.name}, {res.players} players: {res.verdict} "
-            f"(solver {res.status}, {res.seconds:.2f} s)"
-        )
-        if res.counterexample is not None:
-            click.echo(f"  counterexample: {res.counterexample.text()}")
-        for line in res.findings:
-            click.echo(f"  {line}")
-        for key, w in res.witnesses.items():
-            click.echo(f"  {key}: {w.text()}")
+    if as_json:
+        if results:  # one document (an object per line was no JSON for json.load)
+            echo_json([res.to_json() for res in results])
+    else:
+        for res in results:
+            click.echo(_proof_text(res))
     if cut:
         stopped("shown is what was proven by then" if results else "")
     verdicts = {res.verdict for res in results}
