@@ -328,6 +328,14 @@ def test_bad_input_is_one_line() -> None:
     assert_one_line_error(run("exists", "3p nonsense"), "")
     assert_one_line_error(run("prove", "no-such"), "unknown statement")
     assert_one_line_error(run("prove", "full-board", "--players", "2"), "not 2")
+    # listing it for a count it is not about says the same (it listed nothing, exit 0)
+    for args in (["--list", "full-board", "--players", "2"],
+                 ["--list", "full-board", "--players", "2", "--json"],
+                 ["full-board", "--players", "2"]):
+        result = run("prove", *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2, "", "error: statement 'full-board' is about 3, 4 players, not 2\n"
+        )
     assert_one_line_error(run("prove"), "--list")
 
 

@@ -321,13 +321,15 @@ def prove_cmd(
       catbox prove full-board --players 4
       catbox prove one-empty-cell --players 5 --json
     """
-    from catbox_solver.search.proofs import STATEMENTS, ProofResult, prove
+    from catbox_solver.search.proofs import STATEMENTS, ProofResult, check_players, prove
 
     if list_ or name is None:
         if not list_:
             raise SearchError("name a statement (catbox prove --list shows them)")
         if name is not None and name not in STATEMENTS:
             raise SearchError(f"no statement {name!r} (catbox prove --list shows them)")
+        if name is not None and players is not None:  # (as running it says: it listed none)
+            check_players(STATEMENTS[name], players)
         # --list NAME: that statement; --players N: the statements proved for N players
         listed = [
             s for s in STATEMENTS.values()

@@ -496,6 +496,16 @@ STATEMENTS: dict[str, Statement] = {
 }
 
 
+def check_players(st: Statement, players: int) -> None:
+    """A SearchError unless ``st`` is about ``players`` players (for running it, and for
+    listing it with a player count: both say the same)."""
+    if players not in st.players:
+        raise SearchError(
+            f"statement {st.name!r} is about {', '.join(map(str, st.players))} players, "
+            f"not {players}"
+        )
+
+
 def prove(
     name: str,
     players: int | None = None,
@@ -512,10 +522,7 @@ def prove(
         check_int(players, "players", 2, 5)
     counts = st.players if players is None else (players,)
     for n in counts:
-        if n not in st.players:
-            raise SearchError(
-                f"statement {name!r} is about {', '.join(map(str, st.players))} players, not {n}"
-            )
+        check_players(st, n)
     done: list[ProofResult] = []
     for n in counts:
         try:
@@ -529,4 +536,4 @@ def prove(
     return done
 
 
-__all__ = ["STATEMENTS", "ProofResult", "DealLine", "prove", "value_of"]
+__all__ = ["STATEMENTS", "ProofResult", "DealLine", "check_players", "prove", "value_of"]
