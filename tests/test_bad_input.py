@@ -50,7 +50,8 @@ def _one_line_error(args: list[str], message: str, stdin: str | None = None) -> 
         ("--tricks=²=1", "--tricks takes SEAT=COUNT like 1=3, not '²=1'"),
         ("--tricks=0=١", "--tricks takes SEAT=COUNT like 1=3, not '0=١'"),
         ("--score=0=-1_0", "--score takes SEAT=COUNT like 1=-2, not '0=-1_0'"),
-        ("--tricks=0=" + "9" * 20, f"--tricks takes SEAT=COUNT like 1=3, not '0={'9' * 20}'"),
+        ("--tricks=0=" + "9" * 20, f"--tricks '0={'9' * 20}': the count has 20 digits, more "
+         "than 18"),
         ("--empty=g²", "a cell is a color and a value like 'g4', not 'g²'"),
         ("--final-board=R: B: Y: G:",
          "--final-board R: B: Y: G:: row R has 0 cells; a round of 3 players has 6 values"),

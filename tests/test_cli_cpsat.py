@@ -339,6 +339,42 @@ def test_bad_input_is_one_line() -> None:
     assert_one_line_error(run("prove"), "--list")
 
 
+BIG = "9" * 3000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["exists", THREE_P, "--empty", "g" + BIG],
+         "a cell is a color and a value like 'g4', not 'g9999999999999999999'..."),
+        (["exists", THREE_P, "--tricks", "0=" + BIG],
+         "--tricks '0=999999999999999999'...: the count has 3000 digits, far too many"),
+        (["exists", THREE_P, "--score", "0=-" + BIG],
+         "--score '0=-99999999999999999'...: the count has 3000 digits, far too many"),
+        (["exists", THREE_P, "--tricks-at-most", BIG + "=1"],
+         "--tricks-at-most '99999999999999999999'...: the seat has 3000 digits, far too many"),
+        (["exists", THREE_P, "--tricks", "0=" + "9" * 23],
+         f"--tricks '0={'9' * 23}': the count has 23 digits, more than 18"),
+        (["exists", THREE_P, "--score-at-least", "0=-" + "9" * 19],
+         f"--score-at-least '0=-{'9' * 19}': the count has 19 digits, more than 18"),
+        (["exists", THREE_P, "--time-limit", BIG],
+         "Invalid value for '--time-limit': '99999999999999999999'... is not a number of "
+         "seconds, 0.01 or more (see 'catbox exists --help')"),
+        (["prove", BIG],
+         "unknown statement '99999999999999999999'... (known: one-empty-cell, full-board, "
+         "equal-discards, last-color-kept, earliest-paradox, red-lead-exception)"),
+        (["prove", "--list", BIG],
+         "no statement '99999999999999999999'... (catbox prove --list shows them)"),
+    ],
+)
+def test_long_arguments_are_shortened(args: list[str], message: str) -> None:
+    """A long argument is quoted by its first 20 characters in the error (each was echoed
+    whole, a 3000-character line); a count of 19 or more digits says so (it said
+    "--tricks takes SEAT=COUNT like 1=3")."""
+    result = CliRunner().invoke(main, args, prog_name="catbox")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {message}\n")
+
+
 def test_prove_list_and_a_fast_proof() -> None:
     listed = run("prove", "--list")
     assert listed.exit_code == 0

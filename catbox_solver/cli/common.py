@@ -129,10 +129,10 @@ class Seconds(_FloatParam):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{shown(value)} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or seconds < self.at_least:
-            want = f"{self.at_least:g} or more"
-            self.fail(f"{value!r} is not a number of seconds, {want}", param, ctx)
+            want = f"{self.at_least:g} or more"  # (shown: 3000 digits were echoed whole)
+            self.fail(f"{shown(value)} is not a number of seconds, {want}", param, ctx)
         return seconds
 
 

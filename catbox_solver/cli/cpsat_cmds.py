@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 import click
@@ -21,18 +22,39 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.errors import CatboxError, SearchError
-from catbox_solver.model.numbers import whole_number
+from catbox_solver.model.numbers import shown, whole_number
 from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.interrupt import Interrupted
 
+_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def _too_long(number: str, signed: bool) -> str | None:
+    """What is wrong with a whole number written with more digits than an option takes
+    (18, as :func:`whole_number`), in the words of the int options ("has 3000 digits, far
+    too many"); None for any other text."""
+    if not _DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
+        return None
+    digits = len(number.lstrip("-"))
+    if digits <= 18:
+        return None
+    return f"has {digits} digits, " + ("far too many" if digits > 40 else "more than 18")
+
 
 def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
-    """Read ``SEAT=COUNT`` (``signed``: the count may be negative, as a score can be)."""
+    """Read ``SEAT=COUNT`` (``signed``: the count may be negative, as a score can be). A
+    seat or count of too many digits is named as such (it was "takes SEAT=COUNT like
+    1=3"), and a long text is shortened (it was echoed whole)."""
     seat, sep, count = text.partition("=")
+    if sep:
+        for part, what, sign in ((seat, "seat", False), (count, "count", signed)):
+            wrong = _too_long(part.strip(), sign)
+            if wrong:
+                raise SearchError(f"{option} {shown(text)}: the {what} {wrong}")
     s, k = whole_number(seat.strip()), whole_number(count.strip(), signed=signed)
     if not sep or s is None or k is None:
         example = "1=-2" if signed else "1=3"
-        raise SearchError(f"{option} takes SEAT=COUNT like {example}, not {text!r}")
+        raise SearchError(f"{option} takes SEAT=COUNT like {example}, not {shown(text)}")
     return s, k
 
 
@@ -327,7 +349,7 @@ def prove_cmd(
         if not list_:
             raise SearchError("name a statement (catbox prove --list shows them)")
         if name is not None and name not in STATEMENTS:
-            raise SearchError(f"no statement {name!r} (catbox prove --list shows them)")
+            raise SearchError(f"no statement {shown(name)} (catbox prove --list shows them)")
         if name is not None and players is not None:  # (as running it says: it listed none)
             check_players(STATEMENTS[name], players)
         # --list NAME: that statement; --players N: the statements proved for N players

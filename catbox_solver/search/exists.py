@@ -33,7 +33,7 @@ from catbox_solver.model.cpsat import (
     value_of,
 )
 from catbox_solver.model.notation import COVERED
-from catbox_solver.model.numbers import check_int, check_seconds
+from catbox_solver.model.numbers import check_int, check_seconds, shown
 from catbox_solver.model.position import PLAYS, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.search.interrupt import Interrupted, solve_cp
@@ -51,10 +51,10 @@ class WitnessBug(AssertionError):
 
 def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
     """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color)."""
-    if not isinstance(text, str):
-        raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
+    if not isinstance(text, str) or len(text.strip()) != 2:
+        raise SearchError(f"a cell is a color and a value like 'g4', not {shown(text)}")
     s = text.strip()
-    if len(s) != 2 or s[0].upper() not in COLOR_CHARS or s[1] not in "0123456789":
+    if s[0].upper() not in COLOR_CHARS or s[1] not in "0123456789":
         raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
     v = int(s[1])
     if not 1 <= v <= values:

@@ -34,7 +34,7 @@ from catbox_solver.model.cpsat import (
     red_broken_lit,
     value_of,
 )
-from catbox_solver.model.numbers import check_int
+from catbox_solver.model.numbers import check_int, shown
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.exists import WitnessBug, extract_line, make_solver
@@ -517,7 +517,7 @@ def prove(
     cut short says which cells were not asked, as "undecided (stopped by Ctrl-C)")."""
     st = STATEMENTS.get(name) if isinstance(name, str) else None  # (a list: TypeError)
     if st is None:
-        raise SearchError(f"unknown statement {name!r} (known: {', '.join(STATEMENTS)})")
+        raise SearchError(f"unknown statement {shown(name)} (known: {', '.join(STATEMENTS)})")
     if players is not None:
         check_int(players, "players", 2, 5)
     counts = st.players if players is None else (players,)
