@@ -53,16 +53,19 @@ def _one_line_error(args: list[str], message: str, stdin: str | None = None) -> 
         ("--tricks=0=" + "9" * 20, f"--tricks '0={'9' * 20}': the count has 20 digits, more "
          "than 18"),
         ("--empty=g²", "a cell is a color and a value like 'g4', not 'g²'"),
-        ("--final-board=R: B: Y: G:",
-         "--final-board R: B: Y: G:: row R has 0 cells; a round of 3 players has 6 values"),
+        # (as in the notation: a space after ':' does not end a row, so R's cells are "B:")
+        ("--final-board=R: B: Y: G:", "--final-board: missing row(s) B, G (column 12)"),
+        ("--final-board=R:.. B:...... Y:...... G:......",
+         "--final-board R:.. B:...... Y:...... G:......: row R has 2 cells; 3 players use "
+         "values 1-6, one cell each ('.' empty, a seat digit, N neutral)"),
         ("--final-board=R:...... B:...... Y:...... G:.....4",
-         "--final-board R:...... B:...... Y:...... G:.....4: row G, cell 6: no seat 4 with 3 "
-         "players"),
+         "--final-board R:...... B:...... Y:...... G:.....4: row G value 6: bad cell '4' "
+         "('.', N or a seat 0-2)"),
         ("--final-board=R:...... B:...... Y:...... G:N.....",
-         "--final-board R:...... B:...... Y:...... G:N.....: row G, cell 1: neutral tokens "
+         "--final-board R:...... B:...... Y:...... G:N.....: row G value 1: neutral tokens "
          "exist only with 2 players"),
         ("--final-board=R:...... R:...... B:...... Y:...... G:......",
-         "--final-board: row R is given twice"),
+         "--final-board: row R given twice (column 10)"),
         ('--final-board={"R": "......", "B": "......", "Y": "......", "G": "......", '
          '"r": "......"}', "--final-board: row R is given twice"),
         ('--final-board={"G": "......", "G": "......"}', "--final-board: row G is given twice"),

@@ -219,6 +219,40 @@ def test_empty_and_final_board() -> None:
     }
 
 
+def test_final_board_reads_rows_as_the_notation_does() -> None:
+    """--final-board reads its rows with the notation's reader: lower-case 'n' and spaces
+    around ':' (both refused before, though `catbox show` takes them), a last '#' for the
+    covered column; the JSON form too; the errors are the notation's."""
+    pos = position_from_notation(TWO_P)
+    answer = json.loads(run("exists", TWO_P, "--json").stdout)
+    board = position_to_dict(replay(pos, answer["line"]))["board"]
+    assert "N" in board["G"]
+    loose = "  ".join(f"{k.lower()} : {row.lower()}#" for k, row in board.items())
+    for spec in (loose, json.dumps({k.lower(): row.lower() for k, row in board.items()})):
+        again = run("exists", TWO_P, "--final-board", spec, "--json")
+        assert again.exit_code == 0, again.stderr
+        got = json.loads(again.stdout)
+        assert got["exists"] is True
+        assert position_to_dict(replay(pos, got["line"]))["board"] == board
+    empty = "B:..... Y:..... G:....."
+    cases = [
+        (f"R:...... {empty}", f"--final-board R:...... {empty}: column 6 is covered with 2 "
+         "players: write it '#' or leave it out"),
+        (f"R:.....1 {empty}", f"--final-board R:.....1 {empty}: cell R6 is covered with 2 "
+         "players: the board has values 1-5 only"),
+        (f"R:.... {empty}", f"--final-board R:.... {empty}: row R has 4 cells; 2 players use "
+         "values 1-5, one cell each ('.' empty, a seat digit, N neutral)"),
+        (f"R:2.... {empty}", f"--final-board R:2.... {empty}: row R value 1: bad cell '2' "
+         "('.', N or a seat 0-1)"),
+        (f"R:..... {empty.replace('B:', 'R:')}", "--final-board: row R given twice (column 9)"),
+        ("R:..... B .....", "--final-board: expected ':' after the row label B (column 11)"),
+        ("R:.....", "--final-board: missing row(s) B, Y, G (column 8)"),
+    ]
+    for spec, message in cases:
+        result = run("exists", TWO_P, "--final-board", spec)
+        assert (result.exit_code, result.stderr) == (2, f"error: {message}\n")
+
+
 def test_batch_answers_each_line(tmp_path: Path) -> None:
     pos = three_p()
     f = tmp_path / "b.jsonl"
@@ -324,7 +358,7 @@ def test_bad_input_is_one_line() -> None:
     assert_one_line_error(run("exists", THREE_P, "--empty", "z9"), "cell")
     assert_one_line_error(run("exists", THREE_P, "--empty", "g7"), "value 7")
     assert_one_line_error(run("exists", THREE_P, "--paradox-by", "3"), "seat 3")
-    assert_one_line_error(run("exists", THREE_P, "--final-board", "R:.."), "four rows")
+    assert_one_line_error(run("exists", THREE_P, "--final-board", "R:.."), "missing row(s) B, Y, G")
     assert_one_line_error(run("exists", "3p nonsense"), "")
     assert_one_line_error(run("prove", "no-such"), "unknown statement")
     assert_one_line_error(run("prove", "full-board", "--players", "2"), "not 2")

@@ -155,7 +155,8 @@ def test_empty_cell_and_final_board_conditions() -> None:
     third = ex.exists(pos, [cond], workers=2)
     assert third.exists is True and third.line is not None
     assert position_to_dict(ex.replay(pos, third.line, [cond]))["board"] == board
-    with pytest.raises(SearchError, match=r"row R: '#' marks the covered column, column 6 "):
+    with pytest.raises(SearchError, match=r"row R value 5: '#' marks the covered column, "
+                       r"column 6 with 2 players$"):
         short = {ch: row[:-1] + "#" for ch, row in board.items()}  # '#' after 4 cells
         ex.exists(pos, [ex.final_board(short)], workers=1)
     three = start_position(Ruleset(3), 1)

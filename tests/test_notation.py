@@ -311,6 +311,12 @@ def test_unknown_ruleset_and_switch() -> None:
         (TWO_P_START.replace("R:.....", "R:..7.."), "board", 19, "bad cell '7'"),
         (TWO_P_START.replace("R:.....", "R:....."[:-1]), "board", 17, "row R has 4 cells"),
         (TWO_P_START.replace("G:N..N.", "G:N..N.x"), "board", 46, "column 6 is covered"),
+        # a '#' where no covered column is (it said "bad cell '#'" or "row R has 7 cells")
+        (TWO_P_START.replace("R:.....", "R:....#"), "board", 21,
+         "row R value 5: '#' marks the covered column, column 6 with 2 players"),
+        ("3p official | R:......# B:...... Y:...... G:...... | 1 1 1 | RBYG RBYG RBYG | "
+         "lead 0 | won 0 0 0 | left 1", "board", 23,
+         "row R: '#' marks the covered column, and no column is covered with 3 players"),
         (TWO_P_START.replace("122334555 ", ""), "hands", 59, "1 hands for 2 players"),
         (TWO_P_START.replace("122334555", "122334565"), "hands", 56, "bad card '6'"),
         (TWO_P_START.replace("RBYG RBYG", "RBYG RBXG"), "colors", 78, "bad or repeated color"),

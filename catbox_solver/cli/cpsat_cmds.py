@@ -23,7 +23,6 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.numbers import shown, whole_number
-from catbox_solver.model.rules import COLOR_CHARS
 from catbox_solver.search.interrupt import Interrupted
 
 _DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
@@ -59,9 +58,11 @@ def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]
 
 
 def _board(text: str) -> dict[str, str]:
-    """A final board as ``R:0.1.. B:..... Y:..... G:N..N.`` (the notation's board field)
-    or a JSON object ``{"R": "0.1..", ...}``."""
+    """A final board as ``R:0.1.. B:..... Y:..... G:N..N.`` (the notation's board field,
+    read by the notation's own reader) or a JSON object ``{"R": "0.1..", ...}``."""
     import json
+
+    from catbox_solver.model.notation import board_rows
 
     s = text.strip()
     if s.startswith("{"):
@@ -79,15 +80,10 @@ def _board(text: str) -> dict[str, str]:
                 raise SearchError(f"--final-board: row {key.upper()} is given twice")
             rows[key.upper()] = row
         return rows
-    board: dict[str, str] = {}
-    for part in s.split():
-        key, sep, row = part.partition(":")
-        if not sep or key.upper() not in COLOR_CHARS:
-            raise SearchError(f"--final-board: a row is like 'R:0.1..', not {part!r}")
-        if key.upper() in board:
-            raise SearchError(f"--final-board: row {key.upper()} is given twice")
-        board[key.upper()] = row
-    return board
+    try:
+        return board_rows(text)
+    except CatboxError as exc:
+        raise SearchError(f"--final-board: {exc}") from None
 
 
 def build_conditions(

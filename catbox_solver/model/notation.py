@@ -33,6 +33,8 @@ from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
 __all__ = [
     "at_batch_line",
+    "board_rows",
+    "board_tokens",
     "is_batch_argument",
     "parse_play",
     "plays_from_text",
@@ -213,12 +215,10 @@ def _parse_header(field: _Field) -> Ruleset:
         raise RulesetError(f"{exc} (field 'ruleset', column {column})") from None
 
 
-def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
-    n = rules.players
-    nv = rules.values
-    covered = rules.covered_value
-    owners = [0] * n
-    neutral = 0
+def _board_rows(field: _Field, name: str | None) -> Iterator[tuple[int, str, int]]:
+    """The rows of a board field, one at a time as (color, cells, column of the cells):
+    labels in any case and order, spaces around ':' allowed; a row given twice, or missing
+    at the end, is a NotationError (``name``: the field named in it)."""
     seen: set[int] = set()
     s = field.text
     i = 0
@@ -232,19 +232,19 @@ def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
         if ch not in "RBYGrbyg":
             raise NotationError(
                 f"expected a row label R, B, Y or G like 'R:0.1.....', not {ch!r}",
-                "board",
+                name,
                 label_col,
             )
         color = COLOR_CHARS.index(ch.upper())
         if color in seen:
-            raise NotationError(f"row {ch.upper()} given twice", "board", label_col)
+            raise NotationError(f"row {ch.upper()} given twice", name, label_col)
         seen.add(color)
         i += 1
         while i < len(s) and s[i].isspace():
             i += 1
         if i == len(s) or s[i] != ":":
             raise NotationError(
-                f"expected ':' after the row label {ch.upper()}", "board", field.column + i
+                f"expected ':' after the row label {ch.upper()}", name, field.column + i
             )
         i += 1
         while i < len(s) and s[i].isspace():
@@ -252,49 +252,115 @@ def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
         start = i
         while i < len(s) and not s[i].isspace():
             i += 1
-        cells = s[start:i]
-        cells_col = field.column + start
-        row = ch.upper()
-        if covered is not None and len(cells) == nv + 1:
-            last = cells[-1]
-            if last != COVERED:
-                place = f"(field 'board', column {cells_col + nv})"
-                if last in "Nn" or "0" <= last <= "9":
-                    raise PositionError(
-                        f"cell {row}{covered} is covered with {n} players: the board has "
-                        f"values 1-{nv} only {place}"
-                    )
-                raise NotationError(
-                    f"column {covered} is covered with {n} players: write it '{COVERED}' or "
-                    "leave it out",
-                    "board",
-                    cells_col + nv,
-                )
-            cells = cells[:-1]
-        elif len(cells) != nv:
-            raise NotationError(
-                f"row {row} has {len(cells)} cells; {n} players use values 1-{nv}, one cell "
-                "each ('.' empty, a seat digit, N neutral)",
-                "board",
-                cells_col,
-            )
-        for k, sym in enumerate(cells):
-            bit = cell_bit(k + 1, color)
-            if sym == ".":
-                continue
-            if sym in "Nn":
-                neutral |= bit
-            elif "0" <= sym <= "9" and int(sym) < n:
-                owners[int(sym)] |= bit
-            else:
-                raise NotationError(
-                    f"row {row} value {k + 1}: bad cell {sym!r} ('.', N or a seat 0-{n - 1})",
-                    "board",
-                    cells_col + k,
-                )
+        yield color, s[start:i], field.column + start
     if len(seen) != 4:
         missing = ", ".join(ch for i, ch in enumerate(COLOR_CHARS) if i not in seen)
-        raise NotationError(f"missing row(s) {missing}", "board", field.end_column)
+        raise NotationError(f"missing row(s) {missing}", name, field.end_column)
+
+
+def _read_row(
+    color: int, cells: str, rules: Ruleset, name: str | None, cells_col: int | None
+) -> tuple[list[int], int]:
+    """One row's tokens as (owner masks per seat, neutral mask): one cell per value, a last
+    '#' for the covered column, '.' empty, a seat digit, N neutral (any case). Errors name
+    the field ``name`` and the column when ``cells_col`` is known."""
+    n = rules.players
+    nv = rules.values
+    covered = rules.covered_value
+    row = COLOR_CHARS[color]
+
+    def at(k: int) -> int | None:
+        return None if cells_col is None else cells_col + k
+
+    if covered is not None and len(cells) == nv + 1:
+        last = cells[-1]
+        if last != COVERED:
+            if last in "Nn" or "0" <= last <= "9":
+                place = "" if cells_col is None else f" (field '{name}', column {at(nv)})"
+                raise PositionError(
+                    f"cell {row}{covered} is covered with {n} players: the board has "
+                    f"values 1-{nv} only{place}"
+                )
+            raise NotationError(
+                f"column {covered} is covered with {n} players: write it '{COVERED}' or "
+                "leave it out",
+                name,
+                at(nv),
+            )
+        cells = cells[:-1]
+    elif covered is None and len(cells) == nv + 1 and cells.endswith(COVERED):
+        raise NotationError(
+            f"row {row}: '{COVERED}' marks the covered column, and no column is covered "
+            f"with {n} players",
+            name,
+            at(nv),
+        )
+    elif len(cells) != nv:
+        raise NotationError(
+            f"row {row} has {len(cells)} cells; {n} players use values 1-{nv}, one cell "
+            "each ('.' empty, a seat digit, N neutral)",
+            name,
+            at(0),
+        )
+    owners = [0] * n
+    neutral = 0
+    for k, sym in enumerate(cells):
+        bit = cell_bit(k + 1, color)
+        if sym == ".":
+            continue
+        if sym in "Nn":
+            neutral |= bit
+        elif "0" <= sym <= "9" and int(sym) < n:
+            owners[int(sym)] |= bit
+        elif sym == COVERED:  # (before the last cell: a row a cell short)
+            where = f"column {covered} with {n} players" if covered else (
+                f"and no column is covered with {n} players")
+            raise NotationError(
+                f"row {row} value {k + 1}: '{COVERED}' marks the covered column, {where}",
+                name,
+                at(k),
+            )
+        else:
+            raise NotationError(
+                f"row {row} value {k + 1}: bad cell {sym!r} ('.', N or a seat 0-{n - 1})",
+                name,
+                at(k),
+            )
+    return owners, neutral
+
+
+def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
+    owners = [0] * rules.players
+    neutral = 0
+    for color, cells, cells_col in _board_rows(field, "board"):
+        row_owners, row_neutral = _read_row(color, cells, rules, "board", cells_col)
+        owners = [a | b for a, b in zip(owners, row_owners, strict=True)]
+        neutral |= row_neutral
+    return owners, neutral
+
+
+def board_rows(text: str) -> dict[str, str]:
+    """The rows of a board written as the notation's board field (``R:0.1.. B:.....``:
+    labels in any case and order, spaces around ':') as ``{"R": cells, ...}``; a
+    NotationError names the column in ``text``. The cells are checked by
+    :func:`board_tokens`, which needs the round."""
+    if not isinstance(text, str):
+        raise NotationError(f"a board is text like 'R:0.1.. B:..', not {text!r}")
+    return {
+        COLOR_CHARS[color]: cells for color, cells, _ in _board_rows(_Field(text, 1), None)
+    }
+
+
+def board_tokens(rows: dict[str, str], rules: Ruleset) -> tuple[list[int], int]:
+    """The tokens of board rows ``{"R": cells, ...}`` (all four) as the notation reads
+    them: owner masks per seat and the neutral mask (:func:`cell_bit`); a row that does
+    not fit ``rules`` is a NotationError or PositionError naming it."""
+    owners = [0] * rules.players
+    neutral = 0
+    for color, ch in enumerate(COLOR_CHARS):
+        row_owners, row_neutral = _read_row(color, rows[ch], rules, None, None)
+        owners = [a | b for a, b in zip(owners, row_owners, strict=True)]
+        neutral |= row_neutral
     return owners, neutral
 
 

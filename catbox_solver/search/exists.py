@@ -16,7 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from catbox_solver.errors import SearchError
+from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.cpsat import (
     Lit,
     RoundModel,
@@ -32,7 +32,7 @@ from catbox_solver.model.cpsat import (
     paradox_lit,
     value_of,
 )
-from catbox_solver.model.notation import COVERED
+from catbox_solver.model.notation import board_tokens
 from catbox_solver.model.numbers import check_int, check_seconds, shown
 from catbox_solver.model.position import PLAYS, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
@@ -131,7 +131,10 @@ class Condition:
             return f"--empty {cell_text(*self.cell)}"
         if self.kind == "final-board":
             assert self.board is not None
-            return "--final-board " + " ".join(f"{k}:{v}" for k, v in self.board)
+            rows = " ".join(f"{k}:{v}" for k, v in self.board)
+            # (a whole board is under 50 characters; a longer text is shortened, as in
+            # every error that quotes an argument)
+            return "--final-board " + (rows if len(rows) <= 60 else rows[:40] + "...")
         return self.kind
 
     def add(self, rm: RoundModel, enforce: Lit) -> None:
@@ -167,46 +170,33 @@ class Condition:
                 raise SearchError(f"{self.name}: no cell of value {v} with {n} players")
             add_clause(model, [empty_at_end_lit(rm, (v - 1) * 4 + c)], enforce)
         elif self.kind == "final-board":
-            assert self.board is not None
-            self._check_board(rm.rules)
-            for color_char, row in self.board:
-                c = COLOR_CHARS.index(color_char)
-                for i, ch in enumerate(_row_cells(row)):
-                    owner: int | None
-                    owner = None if ch == "." else -1 if ch == "N" else int(ch)
-                    add_owner_at_end(rm, i * 4 + c, owner, enforce)
+            owners, neutral = self._board_tokens(rm.rules)
+            for cell in range(rm.rules.values * 4):
+                bit = 1 << cell
+                owner = -1 if neutral & bit else next(
+                    (p for p, mask in enumerate(owners) if mask & bit), None
+                )
+                add_owner_at_end(rm, cell, owner, enforce)
         else:  # pragma: no cover - conditions are built by the functions below
             raise SearchError(f"unknown condition {self.kind!r}")
 
-    def _check_board(self, rules: Ruleset) -> None:
-        """A final board must fit the round: a cell per value, seats that play, neutral
+    def _board_tokens(self, rules: Ruleset) -> tuple[list[int], int]:
+        """The final board's tokens (owner masks per seat, neutral mask), read by the
+        notation's own row reader, so that a row means here what it means in a position
+        (this had a reader of its own, which refused 'n' and spaces around ':'); neutral
         tokens only with 2 players."""
         assert self.board is not None
-        for color_char, given in self.board:
-            row = _row_cells(given)
-            if row != given and len(given) != rules.covered_value:
-                covered = rules.covered_value
-                raise SearchError(
-                    f"{self.name}: row {color_char}: '{COVERED}' marks the covered column, "
-                    + (f"column {covered} with {rules.players} players" if covered else
-                       f"and no column is covered with {rules.players} players")
-                )
-            if len(row) != rules.values:
-                raise SearchError(
-                    f"{self.name}: row {color_char} has {len(row)} cells; a round of "
-                    f"{rules.players} players has {rules.values} values"
-                )
-            for i, ch in enumerate(row):
-                if ch == "N" and rules.players != 2:
-                    raise SearchError(
-                        f"{self.name}: row {color_char}, cell {i + 1}: neutral tokens exist "
-                        "only with 2 players"
-                    )
-                if ch.isdigit() and int(ch) >= rules.players:
-                    raise SearchError(
-                        f"{self.name}: row {color_char}, cell {i + 1}: no seat {ch} with "
-                        f"{rules.players} players"
-                    )
+        try:
+            owners, neutral = board_tokens(dict(self.board), rules)
+        except CatboxError as exc:
+            raise SearchError(f"{self.name}: {exc}") from None
+        if neutral and rules.players != 2:
+            cell = (neutral & -neutral).bit_length() - 1
+            raise SearchError(
+                f"{self.name}: row {COLOR_CHARS[cell % 4]} value {cell // 4 + 1}: neutral "
+                "tokens exist only with 2 players"
+            )
+        return owners, neutral
 
     def holds(self, final: Position) -> bool:
         """Check the condition on the position where a replayed line ends."""
@@ -240,20 +230,8 @@ class Condition:
             assert self.cell is not None
             v, c = self.cell
             return not used >> ((v - 1) * 4 + c) & 1
-        assert self.board is not None
-        for color_char, row in self.board:
-            c = COLOR_CHARS.index(color_char)
-            for i, ch in enumerate(_row_cells(row)):
-                bit = 1 << (i * 4 + c)
-                if ch == ".":
-                    ok = not used & bit
-                elif ch == "N":
-                    ok = bool(final.neutral & bit)
-                else:
-                    ok = bool(owners[int(ch)] & bit)
-                if not ok:
-                    return False
-        return True
+        want, neutral = self._board_tokens(final.rules)
+        return final.neutral == neutral and list(owners) == want
 
 
 SCORED = (
@@ -391,26 +369,14 @@ def empty(cell: str | tuple[int, int]) -> Condition:
     return Condition("empty", cell=cell)
 
 
-def _row_cells(row: str) -> str:
-    """A final board row's cells: a last '#' marks the covered column (as in the
-    notation: 2 players column 6, 4 players column 9) and is no cell."""
-    return row[:-1] if row.endswith(COVERED) else row
-
-
 def final_board(board: dict[str, str]) -> Condition:
-    """The board when the round ends, as catbox-position board strings per color
-    (``.`` empty, a seat digit, ``N`` neutral)."""
+    """The board when the round ends, as catbox-position board rows per color (``.``
+    empty, a seat digit, ``N`` neutral, a last ``#`` for the covered column), read as the
+    notation reads them when the round is known."""
     if not isinstance(board, dict) or set(board) != set(COLOR_CHARS):
         raise SearchError("a final board names the four rows R, B, Y, G")
     if not all(isinstance(row, str) for row in board.values()):
         raise SearchError("a final board's rows are strings like '0.1..'")
-    lengths = {len(_row_cells(row)) for row in board.values()}
-    if len(lengths) != 1:
-        raise SearchError("the rows of a final board differ in length")
-    for ch, row in board.items():
-        for i, cell in enumerate(_row_cells(row)):
-            if cell not in ".N01234":
-                raise SearchError(f"final board row {ch}: bad character {cell!r} at {i + 1}")
     return Condition("final-board", board=tuple((ch, board[ch]) for ch in COLOR_CHARS))
 
 
