@@ -27,6 +27,12 @@ THREE_P = (
     "lead 2 | won 2 1 2 | bid 3 4 1 | left 3"
 )
 
+FOUR_P = (
+    "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
+    "11345578 23334558 11224678 3445667 | RBYG RYG RBYG RYG | lead 3: 7g | "
+    "won 0 0 0 1 | bid 3 1 1 3 | left 7"
+)
+
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args))
@@ -267,15 +273,29 @@ def test_batch_answers_each_line(tmp_path: Path) -> None:
     assert result.stderr == "error: 1 of 3 lines could not be read\n"
 
 
+def test_text_batch_answers_name_their_line(tmp_path: Path) -> None:
+    """In a text batch each line of an answer starts with its input line, so that the
+    answers can be matched to the input when a line fails (they carried no number)."""
+    pos = three_p()
+    f = tmp_path / "b.jsonl"
+    f.write_text(position_to_json(pos) + "\n" + "{bad\n" + position_to_json(pos) + "\n")
+    result = run("exists", f"@{f}", "--tricks-at-least", "0=3", "--tricks-at-least", "1=4")
+    clash = "impossible: the conditions clash: --tricks-at-least 0=3, --tricks-at-least 1=4"
+    assert result.stdout == f"line 1: {clash}\nline 3: {clash}\n"
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {f} line 2: ")
+    two = run("exists", f"@{f}", "--count", "2").stdout.splitlines()
+    assert [x.split(": ")[0] for x in two] == ["line 1"] * 3 + ["line 3"] * 3
+    assert two[0] == "line 1: exists" and two[1].startswith("line 1: witness 1: ")
+    # one position: no line number
+    assert run("exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least",
+               "1=4").stdout == f"{clash}\n"
+
+
 def test_batch_names_the_line_it_cannot_answer(tmp_path: Path) -> None:
     """A line whose conditions do not fit its round (--paradox-by 3 in a 3-player round)
     is reported with its file and line, and the summary says it could not be answered
     (it said "could not be read", and the error named no line)."""
-    four = position_from_notation(
-        "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
-        "11345578 23334558 11224678 3445667 | RBYG RYG RBYG RYG | lead 3: 7g | "
-        "won 0 0 0 1 | bid 3 1 1 3 | left 7"
-    )
+    four = position_from_notation(FOUR_P)
     f = tmp_path / "b.jsonl"
     f.write_text(position_to_json(three_p()) + "\n" + position_to_json(four) + "\n")
     result = run("exists", f"@{f}", "--paradox-by", "3", "--json")
@@ -452,6 +472,24 @@ def test_prove_json_is_one_document() -> None:
         ("full-board", 3, "PROVED", "INFEASIBLE"),
         ("full-board", 4, "PROVED", "INFEASIBLE"),
     ]
+
+
+def test_cell_values_and_trick_numbers_name_their_range() -> None:
+    """A cell's value outside the board names the range, before the round is known (all
+    player counts) and after (it said "value 0 outside 1-9" and "no cell of value 9 with
+    4 players"); --at-trick's help no longer says 1-8 (5 players have 7 tricks)."""
+    result = run("exists", THREE_P, "--empty", "g0")
+    assert (result.exit_code, result.stderr) == (
+        2, "error: cell 'g0': no cell of value 0; the values are 1-5 with 2 players, 1-6 "
+        "with 3, 1-8 with 4, 1-9 with 5\n"
+    )
+    result = run("exists", FOUR_P, "--empty", "g9")
+    assert (result.exit_code, result.stderr) == (
+        2, "error: --empty G9: no cell of value 9; with 4 players the values are 1-8\n"
+    )
+    help_text = " ".join(run("exists", "--help").stdout.split())
+    assert "--at-trick T The paradox happens in trick T (1 to the number of tricks: 8, " \
+        "with 5 players 7)." in help_text
 
 
 def test_help_has_examples() -> None:

@@ -154,11 +154,16 @@ def _answer_text(pos: Any, answer: Any) -> str:
     return "exists\n" + "\n".join(out)
 
 
-def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
+def _show_answer(pos: Any, answer: Any, as_json: bool, line: int | None = None) -> None:
+    """Print an answer: its JSON on one line, or its text; in a batch (``line``: the
+    input line) each text line starts with "line N: ", so that the answers can be matched
+    to their input lines when one fails (its error goes to stderr)."""
     if as_json:
         echo_json(answer.to_json())
-    else:
+    elif line is None:
         click.echo(_answer_text(pos, answer))
+    else:
+        click.echo("\n".join(f"line {line}: {x}" for x in _answer_text(pos, answer).split("\n")))
 
 
 @main.command("exists")
@@ -168,7 +173,8 @@ def _show_answer(pos: Any, answer: Any, as_json: bool) -> None:
 @click.option("--paradox-by", type=WholeNumber(), metavar="SEAT",
               help="This seat causes a paradox.")
 @click.option("--at-trick", type=WholeNumber(), metavar="T",
-              help="The paradox happens in trick T (1-8).")
+              help="The paradox happens in trick T (1 to the number of tricks: 8, with 5 "
+              "players 7).")
 @click.option("--tricks", multiple=True, metavar="SEAT=K", help="Seat ends with exactly K tricks.")
 @click.option("--tricks-at-least", multiple=True, metavar="SEAT=K", help="At least K tricks.")
 @click.option("--tricks-at-most", multiple=True, metavar="SEAT=K", help="At most K tricks.")
@@ -224,7 +230,8 @@ def exists_cmd(
     for the paradox) plus the bonus. These need the seat's prediction in POSITION.
 
     POSITION is the one-line notation, catbox-position/1 JSON text, @FILE, or @FILE.jsonl
-    (one position per line; with --json one answer line each).
+    (one position per line; each line of a text answer starts with "line N: ", the input
+    line; with --json one answer line each).
 
     Exit code 0 when answered (a witness, or impossible), 3 when the time limit left the
     answer unknown or cut --count short, 2 on bad input, 130 on Ctrl-C. With @FILE.jsonl:
@@ -274,7 +281,7 @@ def exists_cmd(
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), and exit code 130
             if e.partial is not None:
-                _show_answer(item, e.partial, as_json)
+                _show_answer(item, e.partial, as_json, total if batch else None)
                 stopped("shown are the lines found by then")
             stopped()
         except CatboxError as exc:
@@ -283,7 +290,7 @@ def exists_cmd(
             unanswered += 1
             line_error(at_batch_line(exc, position, total), as_json)
             continue
-        _show_answer(item, answer, as_json)
+        _show_answer(item, answer, as_json, total if batch else None)
         undecided += answer.exists is None or not answer.complete
     if batch and undecided:
         click.echo(f"{undecided} of {total} lines undecided within the time limit", err=True)

@@ -49,16 +49,32 @@ class WitnessBug(AssertionError):
 # ---- conditions --------------------------------------------------------------------------
 
 
-def parse_cell(text: str, values: int = 9) -> tuple[int, int]:
-    """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color)."""
+def value_range(values: int | None = None) -> str:
+    """The values a board has, in words: for the round of ``values`` values ("with 4
+    players the values are 1-8"), or for every player count (None)."""
+    counts = {Ruleset(players=n).values: n for n in range(2, 6)}
+    if values is None:
+        top = sorted(counts)
+        return "the values are " + ", ".join(
+            f"1-{v} with {counts[v]}" + (" players" if i == 0 else "") for i, v in enumerate(top)
+        )
+    if values in counts:
+        return f"with {counts[values]} players the values are 1-{values}"
+    return f"the values are 1-{values}"
+
+
+def parse_cell(text: str, values: int | None = None) -> tuple[int, int]:
+    """Read a cell like ``g4`` or ``G4`` (color letter, value) into (value, color); a
+    value beyond ``values`` (None: beyond every board, 1-9) is an error naming the range,
+    as the condition says it once the round is known."""
     if not isinstance(text, str) or len(text.strip()) != 2:
         raise SearchError(f"a cell is a color and a value like 'g4', not {shown(text)}")
     s = text.strip()
     if s[0].upper() not in COLOR_CHARS or s[1] not in "0123456789":
-        raise SearchError(f"a cell is a color and a value like 'g4', not {text!r}")
+        raise SearchError(f"a cell is a color and a value like 'g4', not {shown(text)}")
     v = int(s[1])
-    if not 1 <= v <= values:
-        raise SearchError(f"cell {text!r}: value {v} outside 1-{values}")
+    if not 1 <= v <= (9 if values is None else values):
+        raise SearchError(f"cell {shown(text)}: no cell of value {v}; {value_range(values)}")
     return v, COLOR_CHARS.index(s[0].upper())
 
 
@@ -167,7 +183,9 @@ class Condition:
             assert self.cell is not None
             v, c = self.cell
             if v > rm.rules.values:
-                raise SearchError(f"{self.name}: no cell of value {v} with {n} players")
+                raise SearchError(
+                    f"{self.name}: no cell of value {v}; {value_range(rm.rules.values)}"
+                )
             add_clause(model, [empty_at_end_lit(rm, (v - 1) * 4 + c)], enforce)
         elif self.kind == "final-board":
             owners, neutral = self._board_tokens(rm.rules)
