@@ -4,6 +4,7 @@ shapes, clashing conditions, batches and one-line errors."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -110,17 +111,12 @@ def test_clashing_conditions_are_named() -> None:
     )
 
 
-def test_a_clash_not_narrowed_down_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_clash_not_narrowed_down_says_so(
+    monkeypatch: pytest.MonkeyPatch, cp_stops_after: Callable[[int], list[int]]
+) -> None:
     """When the time limit stops the narrowing down of the clash, the text and the JSON
     say that the named conditions may not all take part (it was claimed all the same)."""
-    real = exists_mod.solve_cp
-    calls = [0]
-
-    def trials_stop(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
-        calls[0] += 1
-        return real(solver, model) if calls[0] == 1 else cp_model.UNKNOWN
-
-    monkeypatch.setattr(exists_mod, "solve_cp", trials_stop)
+    calls = cp_stops_after(1)
     monkeypatch.setattr(
         cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
     )
@@ -156,17 +152,13 @@ def test_count_gives_distinct_lines() -> None:
         assert replay(pos, line).is_over
 
 
-def test_count_cut_short_by_the_time_limit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_count_cut_short_by_the_time_limit_says_so(
+    monkeypatch: pytest.MonkeyPatch, cp_stops_after: Callable[[int], list[int]]
+) -> None:
     """--count N stopped by the time limit before N lines (and before it ran out of
     lines) says the lines are not all there (it looked like a complete answer)."""
     real = exists_mod.solve_cp
-    calls = [0]
-
-    def third_stops(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
-        calls[0] += 1
-        return real(solver, model) if calls[0] < 3 else cp_model.UNKNOWN
-
-    monkeypatch.setattr(exists_mod, "solve_cp", third_stops)
+    calls = cp_stops_after(2)
     reason = (
         "the time limit (5 s) stopped the search for more lines after 2 of the 10 asked "
         "for: more may exist"

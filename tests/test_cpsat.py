@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 from gen import random_line, start_position
@@ -331,7 +332,7 @@ def test_narrowing_the_clash_keeps_the_workers_and_the_time_limit(
 
 
 def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, cp_stops_after: Callable[[int], list[int]]
 ) -> None:
     """A trial the time limit stops keeps its condition, and one never run for lack of
     time too: the clash is still a clash, but the answer says it may not be minimal."""
@@ -340,13 +341,7 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
         cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
     )
     real = ex.solve_cp
-    calls = [0]
-
-    def trials_stop(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
-        calls[0] += 1
-        return real(solver, model) if calls[0] == 1 else cp_model.UNKNOWN
-
-    monkeypatch.setattr(ex, "solve_cp", trials_stop)
+    calls = cp_stops_after(1)
     ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
     reason = (
         "the time limit (7 s) stopped the narrowing down of the clash: fewer of these "
@@ -373,19 +368,13 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
 
 
 def test_count_cut_short_by_the_time_limit_is_not_complete(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, cp_stops_after: Callable[[int], list[int]]
 ) -> None:
     """The lines found before the time limit are kept, and the answer says the
     enumeration is not complete; found all, or as many as asked: complete."""
     pos = position_from_notation(P5)
     real = ex.solve_cp
-    calls = [0]
-
-    def fourth_stops(solver: cp_model.CpSolver, model: cp_model.CpModel) -> object:
-        calls[0] += 1
-        return real(solver, model) if calls[0] < 4 else cp_model.UNKNOWN
-
-    monkeypatch.setattr(ex, "solve_cp", fourth_stops)
+    cp_stops_after(3)
     ans = ex.exists(pos, [ex.tricks(3, 2)], count=100, time_limit=6, workers=1)
     reason = (
         "the time limit (6 s) stopped the search for more lines after 3 of the 100 asked "
