@@ -125,13 +125,19 @@ def test_a_paradox_position_and_a_finished_round() -> None:
     assert plays_left(stuck) >= 0
 
 
-def test_bad_hero_is_a_search_error() -> None:
+def test_bad_arguments_are_search_errors() -> None:
     pos = start_position(Ruleset.from_name("official", 4), 1)
     for hero in (-1, 4, True, 1.5, "0"):
         with pytest.raises(SearchError, match="hero seat"):
             quickest_paradox(pos, hero)  # type: ignore[arg-type]
     with pytest.raises(SearchError):
         quickest_paradox(None, 0)  # type: ignore[arg-type]
+    # (a NaN deadline was never reached; a bound of plays that is not a whole number)
+    with pytest.raises(SearchError, match="deadline"):
+        quickest_paradox(pos, 0, deadline=float("nan"))
+    for plays in (-1, 2.5, True, None):
+        with pytest.raises(SearchError, match="plays"):
+            paradox_within(pos, 0, plays)  # type: ignore[arg-type]
 
 
 def test_a_past_deadline_stops_the_search() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import Search, _check_hero, _Timeout, search_clock
 
@@ -40,8 +41,9 @@ class _Forcing:
     search (made and unmade in place); the table lives as long as it does."""
 
     def __init__(self, pos: Position, hero: int, deadline: float | None) -> None:
-        # the plain-Python search object: its state, and its counting fact _safe
-        self.search = Search(pos, hero, engine="python")
+        # the plain-Python search object: its state, and its counting fact _safe (it also
+        # checks the hero and the deadline: a NaN deadline was never reached)
+        self.search = Search(pos, hero, deadline, engine="python")
         self.st = self.search.st
         self.hero = hero
         self.deadline = deadline
@@ -166,5 +168,6 @@ def paradox_within(
     hero's quickest forced paradox comes after more than ``plays`` plays, or never, when
     not.) Cheaper than :func:`quickest_paradox` for a small ``plays``."""
     _check_hero(pos, hero)
+    check_int(plays, "plays", 0)
     return _Forcing(pos, hero, deadline).forced(plays)
 
