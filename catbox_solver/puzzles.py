@@ -941,6 +941,20 @@ def _prefilter(theme: str, pos: Position) -> bool:
     return len(_safe_plays(pos, pos.to_move)) == 1
 
 
+def _safe_without_exception(pos: Position) -> set[Play] | None:
+    """The plays that keep the player to move safe under the quick-reference reading
+    (red never led before it is broken), or None when that cannot be asked here (the
+    ruleset has no exception, or the other reading's search cannot answer)."""
+    if pos.rules.red_lead != "exception":
+        return None
+    other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+    try:
+        return {p for p in other.legal_plays()
+                if value_only(other.after(p), pos.to_move, "paradox")}
+    except CatboxError:
+        return None
+
+
 def _red_lead_point(pos: Position, correct: Sequence[Play]) -> str | None:
     """Why a red-lead puzzle is about red (red is unbroken): "exception" when the leader
     leads red under the exception or the answer changes under the quick-reference reading
@@ -949,15 +963,9 @@ def _red_lead_point(pos: Position, correct: Sequence[Play]) -> str | None:
     plays = pos.legal_plays()
     if not pos.trick and all(p.color == 0 for p in plays):
         return "exception"
-    if pos.rules.red_lead == "exception":
-        other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
-        try:
-            other_safe = {p for p in other.legal_plays()
-                          if value_only(other.after(p), pos.to_move, "paradox")}
-        except CatboxError:
-            other_safe = set(correct)
-        if other_safe != set(correct):
-            return "exception"
+    other_safe = _safe_without_exception(pos)
+    if other_safe is not None and other_safe != set(correct):
+        return "exception"
     if any(p.color == 0 for p in correct):
         return "breaks"
     return None
@@ -995,6 +1003,8 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
                  f"{_plays_text(good.line)} {tail}.")
     for v in sorted(wrong, key=lambda w: -len(w.line))[:4]:
         parts.append(f"After {_plays_text(v.line)}, {v.note}.")
+    if theme in ("red-lead", "red-lead-exception") and "exception" in pz.tags:
+        parts.append(_exception_words(pz, sol))
     if theme == "empty-square":
         cells = _cells_left_empty(pz.position.after(good.play))
         names = [f"{COLOR_NAMES[c]} {val}" for val, c in sorted(cells)]
@@ -1005,6 +1015,76 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
             parts.append(f"The cell that stays empty depends on the rest of the round: "
                          f"{_join(names)} can be it.")
     return " ".join(parts)
+
+
+def _first_exception_lead(pos: Position, line: Sequence[Play]) -> tuple[int, int] | None:
+    """The first lead of red before red is broken along ``line`` (one the red-lead
+    exception allows): (seat, trick number), or None."""
+    for play in line:
+        if not pos.trick and play.color == 0 and not pos.red_broken:
+            return pos.to_move, _trick_no(pos)
+        pos = pos.after(play)
+    return None
+
+
+def _exception_words(pz: Puzzle, sol: Solution) -> str:
+    """How the red-lead exception decides a puzzle tagged ``exception``, in words: where a
+    line leads red by it, and what the answer would be under the quick-reference reading
+    without it (a teacher's question: generated explanations never said)."""
+    pos = pz.position
+    words: list[str] = []
+    if not pos.trick and all(p.color == 0 for p in pos.legal_plays()):
+        words.append("Red is not broken, but you have nothing else to lead, so the "
+                     "red-lead exception lets you lead red.")
+    else:
+        for v in sorted(sol.verdicts, key=lambda w: not w.correct):
+            at = _first_exception_lead(pos, v.line)
+            if at is not None:
+                seat, trick = at
+                who = "you" if seat == pz.seat else f"seat {seat}"
+                words.append(f"After {v.play.text}, {who} must lead red in trick {trick} "
+                             "before red is broken, which only the red-lead exception "
+                             "allows.")
+                break
+    other = _safe_without_exception(pos)
+    if other is not None:
+        start = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+        if not start.legal_plays():
+            words.append("Under the quick-reference reading, with no exception, you would "
+                         "have no legal play: a paradox on the spot.")
+        elif other:
+            names = _join([p.text for p in sorted(other)])
+            words.append(f"Under the quick-reference reading, with no exception, the safe "
+                         f"{'play would be' if len(other) == 1 else 'plays would be'} "
+                         f"{names} instead.")
+        else:
+            words.append("Under the quick-reference reading, with no exception, no play "
+                         "would be safe.")
+        right = next(v.play for v in sol.verdicts if v.correct)
+        if right not in other and right in start.legal_plays():
+            words.append(_fails_without_exception(pz, right))
+    return " ".join(words)
+
+
+def _fails_without_exception(pz: Puzzle, play: Play) -> str:
+    """Why ``play``, safe with the red-lead exception, is not without it: the quickest
+    forced paradox under the quick-reference reading, and whether it is a lead of red
+    before red is broken (the exception's case)."""
+    never = pz.position.rules.with_switches(red_lead="never")
+    start = pz.position.with_rules(never)
+    forced = quickest_paradox(start.after(play), pz.seat)
+    if forced is None:  # pragma: no cover - the search said the play is not safe
+        raise SearchError(f"bug: {play.text} is safe without the exception after all")
+    line = (play, *forced.line)
+    final = replay_line(start, line)
+    text = f"Without the exception, {play.text} fails: after {_plays_text(line)}"
+    official = final.with_rules(pz.position.rules)
+    if not final.trick and official.legal_plays() and all(
+        p.color == 0 for p in official.legal_plays()
+    ):
+        return (f"{text} you must lead in trick {_trick_no(final)} and have only red to "
+                "lead, with red not broken.")
+    return f"{text} {_seat_stuck(final, pz.seat)} (trick {_trick_no(final)})."
 
 
 def _cells_left_empty(pos: Position) -> set[tuple[int, int]]:

@@ -4,6 +4,7 @@ one-line errors naming the file and the field, the generator keeps its promises.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -498,3 +499,74 @@ def test_red_lead_puzzles_say_what_they_turn_on() -> None:
     assert b.plays[0].color == 0 and b.position.trick  # a follower's red play
     with pytest.raises(PuzzleError, match="needs the official red lead"):
         generate("red-lead-exception", 3, 1, ruleset="quickref-red-lead")
+
+
+_LEADS_RED = re.compile(r"After (\w+), (you|seat (\d)) must lead red in trick (\d) before red "
+                        r"is broken, which only the red-lead exception allows\.")
+_QUICKREF = re.compile(r"Under the quick-reference reading, with no exception, (?:the safe "
+                       r"plays? would be ([\w ,or]+) instead|(no play would be safe)|(you "
+                       r"would have no legal play: a paradox on the spot))\.")
+_FAILS = re.compile(r"Without the exception, (\w+) fails: after ([\w ]+) you must lead in "
+                    r"trick (\d) and have only red to lead, with red not broken\.")
+
+
+def _check_exception_words(pz: Puzzle) -> int:
+    """Every claim of an explanation's red-lead-exception sentences, checked by replaying
+    its lines through the rules engine and by a plain minimax under the quick-reference
+    reading (where the tree is small enough); returns how many claims were checked."""
+    pos = pz.position
+    never = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+    checked = 0
+    quick = _QUICKREF.search(pz.explanation)
+    assert quick is not None, pz.explanation
+    named, nothing_safe, stuck_now = quick.groups()
+    if stuck_now:
+        assert not never.legal_plays() and all(p.color == 0 for p in pos.legal_plays())
+        assert "nothing else to lead" in pz.explanation
+        return 1
+    if tree_size(never, 60_000) < 60_000:
+        safe = {p.text for p in never.legal_plays()
+                if minimax(never.after(p), pos.to_move, "paradox")}
+        want = set() if nothing_safe else set(re.split(r", | or ", named))
+        assert safe == want, (pz.id, safe, want)
+        checked += 1
+    lead = _LEADS_RED.search(pz.explanation)
+    if lead is not None:
+        play, who, seat, trick = lead.groups()
+        verdict = {v.play.text: v for v in solve_puzzle(pz).verdicts}[play]
+        at, p = pos, None
+        for p in verdict.line:
+            if not at.trick and p.color == 0 and not at.red_broken:
+                break
+            at = at.after(p)
+        assert p is not None and not at.trick and not at.red_broken
+        assert at.to_move == (pz.seat if who == "you" else int(seat))
+        assert str(at.tricks_played + 1) == trick
+        assert {q.color for q in at.legal_plays()} == {0}  # nothing but red to lead
+        checked += 1
+    fails = _FAILS.search(pz.explanation)
+    if fails is not None:
+        play, line, trick = fails.groups()
+        assert play == pz.plays[0].text and line.split()[0] == play
+        final = never
+        for text in line.split():
+            final = final.play(text)  # legal under the quick-reference reading
+        assert final.is_paradox and final.paradox_by == pz.seat and not final.red_broken
+        assert str(final.tricks_played + 1) == trick
+        assert {q.color for q in final.with_rules(pos.rules).legal_plays()} == {0}
+        checked += 1
+    return checked
+
+
+def test_exception_puzzles_say_how_the_exception_decides_them() -> None:
+    """A red-lead puzzle tagged "exception" says where a line leads red by the exception
+    and what the answer would be without it (generated explanations never said); every
+    claim is replayed, and the quick-reference answer checked by a plain minimax."""
+    pzs = [p for p in CURATED if "exception" in p.tags and "generated" in p.tags]
+    for n in (3, 4):
+        pzs += list(itertools.islice(generate("red-lead-exception", n, 1), 3))
+    checked = [_check_exception_words(p) for p in pzs]
+    assert len(pzs) == 9 and sum(checked) >= 12, checked
+    leads = sum(1 for p in pzs if _LEADS_RED.search(p.explanation))
+    fails = sum(1 for p in pzs if _FAILS.search(p.explanation))
+    assert leads >= 2 and fails >= 2
