@@ -424,6 +424,24 @@ def test_closed_standard_streams_are_named() -> None:
         assert _with_closed(1, *args) == (
             2, "error: standard output is closed: nowhere to print the answer\n"
         )
+    # standard error closed: the message is lost, the exit code is kept
+    assert _with_closed(2, "show", "garbage") == (2, "")
+    assert _with_closed(2, "legal", P3)[0] == 0
+
+
+def test_standard_error_not_writable_keeps_the_exit_code() -> None:
+    """Run through a wrapper script (pyenv's shims are bash scripts) with ``2>&-``, a
+    command finds descriptor 2 taken by a file open for reading: its error message raised
+    OSError from the error handler itself, and the exit code became 1 (session 30). The
+    wrapper here opens /dev/null for reading on descriptor 2, as such a shim does."""
+    for args, code in (("show garbage", 2), (f"solve '{P3}' --hero 9", 2),
+                       (f"legal '{P3}'", 0)):
+        child = subprocess.run(
+            ["sh", "-c", f'exec 2</dev/null; exec "$0" -m catbox_solver {args}',
+             sys.executable],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        )
+        assert child.returncode == code, (args, child.returncode)
     with pytest.raises(OSError, match="standard input is closed"):
         saved = sys.stdin
         try:

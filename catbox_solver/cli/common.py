@@ -46,6 +46,7 @@ class CatboxGroup(click.Group):
             stopped()
 
     def invoke(self, ctx: click.Context) -> Any:
+        _stderr_or_null()
         if sys.stdout is None:
             # started with standard output closed: click drops what it is asked to print,
             # so every command would end with code 0 and its answer lost
@@ -74,6 +75,19 @@ class CatboxGroup(click.Group):
             # Ctrl-C: one line and exit code 130 (click would say "Aborted!", exit 1);
             # commands that keep what was proven print it first and end the same way
             stopped()
+
+
+def _stderr_or_null() -> None:
+    """Started with standard error closed (``2>&-``), a message to it raised OSError from
+    the error handler itself and the exit code became 1 instead of the 2 (or 3, 130) the
+    command meant: such messages now go to the null device."""
+    try:
+        # (a write of nothing: with descriptor 2 closed at start, the first file Python
+        # opens takes it, so it exists, but is not open for writing)
+        os.write(sys.stderr.fileno(), b"")
+    except (AttributeError, OSError, ValueError):
+        if sys.stderr is None or not hasattr(sys.stderr, "getvalue"):  # (not a test's buffer)
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
 
 def _usage_error(exc: click.UsageError) -> NoReturn:
