@@ -248,7 +248,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error(f"argument --questions: unknown question {unknown[0]!r} "
                  f"(one of {', '.join(QUESTIONS)})")
     args.depths = {
-        n: _depths(ap, args.depths or DEFAULT_DEPTHS[n], n) for n in args.players
+        n: _depths(ap, DEFAULT_DEPTHS[n] if args.depths is None else args.depths, n)
+        for n in args.players
     }
     if args.count < 1:
         ap.error(f"argument --count: must be at least 1, not {args.count}")

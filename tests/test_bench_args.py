@@ -65,6 +65,8 @@ SEARCH_ERRORS = [
      "argument --depths: 'abc' is not a number of tricks left (1 or more) or 'first'"),
     (["--depths", "0"],
      "argument --depths: '0' is not a number of tricks left (1 or more) or 'first'"),
+    (["--depths", ""],  # (it fell back on the default ladder without a word)
+     "argument --depths: '' is not a number of tricks left (1 or more) or 'first'"),
     (["--depths", "9", "--players", "4"],
      "argument --depths: 9 tricks left is more than the 8 tricks of a 4-player round"),
     (["--depths", "4,8", "--players", "4,5"],

@@ -210,6 +210,10 @@ def test_exists_keeps_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch)
     partial = caught.value.partial
     assert isinstance(partial, ExistsAnswer) and partial.exists is True
     assert len(partial.lines) == 2 and partial.lines[0] != partial.lines[1]
+    # not called complete: 2 of the 5 asked for (it said "complete": true; review)
+    reason = "Ctrl-C stopped the search for more lines after 2 of the 5 asked for: more may exist"
+    assert (partial.complete, partial.reason) == (False, reason)
+    assert (partial.to_json()["complete"], partial.to_json()["reason"]) == (False, reason)
     for line in partial.lines:
         end = pos
         for play in line:

@@ -146,7 +146,8 @@ class Bot(Protocol):
         ...
 
 
-# the cards a play can be: values 1-10 in four colors (a paired bot's draws per play)
+# a paired bot ranks 40 cards per play: values 1-10 in four colors, room for every deck
+# (values reach 9, with 5 players)
 _CARDS = 40
 
 

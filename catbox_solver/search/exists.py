@@ -544,9 +544,17 @@ class Questions:
             try:
                 status = solve_cp(solver, model)
             except KeyboardInterrupt:
-                # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same)
+                # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same),
+                # and not called complete (review of session 30: 2 of 5 lines said so)
                 partial = (
-                    ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
+                    ExistsAnswer(
+                        True,
+                        lines=lines,
+                        complete=False,
+                        reason=(f"Ctrl-C stopped the search for more lines after "
+                                f"{len(lines)} of the {count} asked for: more may exist"),
+                        seconds=time.perf_counter() - t0,
+                    )
                     if lines
                     else None
                 )
