@@ -82,12 +82,15 @@ def _stderr_or_null() -> None:
     the error handler itself and the exit code became 1 instead of the 2 (or 3, 130) the
     command meant: such messages now go to the null device."""
     try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # None (click then drops the messages) or no file at all (a test's buffer)
+    try:
         # (a write of nothing: with descriptor 2 closed at start, the first file Python
         # opens takes it, so it exists, but is not open for writing)
-        os.write(sys.stderr.fileno(), b"")
-    except (AttributeError, OSError, ValueError):
-        if sys.stderr is None or not hasattr(sys.stderr, "getvalue"):  # (not a test's buffer)
-            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        os.write(fd, b"")
+    except OSError:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
 
 def _usage_error(exc: click.UsageError) -> NoReturn:
