@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, cast
 
 import click
@@ -20,24 +19,11 @@ from catbox_solver.cli.common import (
     line_error,
     main,
     stopped,
+    too_many_digits,
 )
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.numbers import shown, whole_number
 from catbox_solver.search.interrupt import Interrupted
-
-_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
-
-
-def _too_long(number: str, signed: bool) -> str | None:
-    """What is wrong with a whole number written with more digits than an option takes
-    (18, as :func:`whole_number`), in the words of the int options ("has 3000 digits, far
-    too many"); None for any other text."""
-    if not _DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
-        return None
-    digits = len(number.lstrip("-"))
-    if digits <= 18:
-        return None
-    return f"has {digits} digits, " + ("far too many" if digits > 40 else "more than 18")
 
 
 def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
@@ -47,7 +33,7 @@ def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]
     seat, sep, count = text.partition("=")
     if sep:
         for part, what, sign in ((seat, "seat", False), (count, "count", signed)):
-            wrong = _too_long(part.strip(), sign)
+            wrong = too_many_digits(part.strip(), sign)
             if wrong:
                 raise SearchError(f"{option} {shown(text)}: the {what} {wrong}")
     s, k = whole_number(seat.strip()), whole_number(count.strip(), signed=signed)
