@@ -8,9 +8,10 @@ hero's paradox and the hero puts it off as long as it can. Its length decides wh
 wrong play is refuted within the trick under way or only later (docs/puzzles.md).
 
 The search is iterative deepening over "can the others force the hero's paradox within
-``d`` plays?", on the rules engine's positions, with a table of what each position is
-proven to allow (forced within ``d``, or not within ``d``). It is meant for puzzle
-positions, a few tricks before the end of a round.
+``d`` plays?", on the double-dummy search's lean state (made and unmade in place), with a
+table of what each state is proven to allow (forced within ``d``, or not within ``d``)
+and the counting fact ``Search._safe`` as its cut-off. It is meant for puzzle positions,
+a few tricks before the end of a round.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import Search, _check_hero, _Timeout, search_clock
+from catbox_solver.search.dd import Search, _Timeout, search_clock
 
 # how many nodes between two looks at the clock
 _CLOCK_EVERY = 1024
@@ -126,8 +127,10 @@ class _Forcing:
         """A line of ``d`` plays (forced in exactly ``d`` from the state) to the paradox."""
         st = self.st
         out: list[Play] = []
-        while d > 0 and st.legal():
+        while d > 0:
             plays = st.legal()
+            if not plays:
+                break
             if st.to_move == self.hero:
                 # the longest resistance: a play whose own distance is d - 1
                 choice = next(p for p in plays if not self._after(p, d - 2))
@@ -152,8 +155,7 @@ def quickest_paradox(
     """The hero's quickest forced paradox from ``pos`` (see the module), or None when the
     others cannot force it (the hero can avoid causing a paradox). ``deadline``: a
     ``search_clock()`` time after which the search stops (raises the search's timeout)."""
-    _check_hero(pos, hero)
-    search = _Forcing(pos, hero, deadline)
+    search = _Forcing(pos, hero, deadline)  # (Search checks the hero and the deadline)
     d = search.distance(plays_left(pos))
     if d is None:
         return None
@@ -167,7 +169,6 @@ def paradox_within(
     """Can the others force the hero's paradox within ``plays`` plays from ``pos``? (The
     hero's quickest forced paradox comes after more than ``plays`` plays, or never, when
     not.) Cheaper than :func:`quickest_paradox` for a small ``plays``."""
-    _check_hero(pos, hero)
-    check_int(plays, "plays", 0)
-    return _Forcing(pos, hero, deadline).forced(plays)
+    search = _Forcing(pos, hero, deadline)  # (Search checks the hero and the deadline)
+    return search.forced(check_int(plays, "plays", 0))
 
