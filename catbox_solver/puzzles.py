@@ -20,6 +20,7 @@ import random
 import re
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,10 +29,11 @@ from typing import Any
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
+from catbox_solver.model.game import count_play_events
 from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.numbers import check_int, check_seconds, counted
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
-from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
 from catbox_solver.search.forced import paradox_within, quickest_paradox
 from catbox_solver.search.lines import paradox_free_line, positions_along
@@ -941,13 +943,25 @@ def _prefilter(theme: str, pos: Position) -> bool:
     return len(_safe_plays(pos, pos.to_move)) == 1
 
 
+def _without_exception(pos: Position) -> Position:
+    """``pos`` under the quick-reference reading: red never led before it is broken."""
+    return pos.with_rules(pos.rules.with_switches(red_lead="never"))
+
+
+def _only_red_to_lead(pos: Position) -> bool:
+    """The player to move leads, and every legal play is red (with red unbroken, only the
+    red-lead exception allows them)."""
+    plays = pos.legal_plays()
+    return not pos.trick and bool(plays) and all(p.color == RED for p in plays)
+
+
 def _safe_without_exception(pos: Position) -> set[Play] | None:
     """The plays that keep the player to move safe under the quick-reference reading
     (red never led before it is broken), or None when that cannot be asked here (the
     ruleset has no exception, or the other reading's search cannot answer)."""
     if pos.rules.red_lead != "exception":
         return None
-    other = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+    other = _without_exception(pos)
     try:
         return {p for p in other.legal_plays()
                 if value_only(other.after(p), pos.to_move, "paradox")}
@@ -960,13 +974,12 @@ def _red_lead_point(pos: Position, correct: Sequence[Play]) -> str | None:
     leads red under the exception or the answer changes under the quick-reference reading
     without it; "breaks" when only the safe play being red (it breaks red) makes it so;
     None: neither, not a red-lead puzzle."""
-    plays = pos.legal_plays()
-    if not pos.trick and all(p.color == 0 for p in plays):
+    if _only_red_to_lead(pos):
         return "exception"
     other_safe = _safe_without_exception(pos)
     if other_safe is not None and other_safe != set(correct):
         return "exception"
-    if any(p.color == 0 for p in correct):
+    if any(p.color == RED for p in correct):
         return "breaks"
     return None
 
@@ -1021,7 +1034,9 @@ def _first_exception_lead(pos: Position, line: Sequence[Play]) -> tuple[int, int
     """The first lead of red before red is broken along ``line`` (one the red-lead
     exception allows): (seat, trick number), or None."""
     for play in line:
-        if not pos.trick and play.color == 0 and not pos.red_broken:
+        events: Counter[str] = Counter()
+        count_play_events(pos, play, events)  # (the rule events' own test of such a lead)
+        if events["red_lead_exception"]:
             return pos.to_move, _trick_no(pos)
         pos = pos.after(play)
     return None
@@ -1033,7 +1048,7 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
     without it (a teacher's question: generated explanations never said)."""
     pos = pz.position
     words: list[str] = []
-    if not pos.trick and all(p.color == 0 for p in pos.legal_plays()):
+    if _only_red_to_lead(pos):
         words.append("Red is not broken, but you have nothing else to lead, so the "
                      "red-lead exception lets you lead red.")
     else:
@@ -1048,7 +1063,7 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
                 break
     other = _safe_without_exception(pos)
     if other is not None:
-        start = pos.with_rules(pos.rules.with_switches(red_lead="never"))
+        start = _without_exception(pos)
         if not start.legal_plays():
             words.append("Under the quick-reference reading, with no exception, you would "
                          "have no legal play: a paradox on the spot.")
@@ -1070,18 +1085,14 @@ def _fails_without_exception(pz: Puzzle, play: Play) -> str:
     """Why ``play``, safe with the red-lead exception, is not without it: the quickest
     forced paradox under the quick-reference reading, and whether it is a lead of red
     before red is broken (the exception's case)."""
-    never = pz.position.rules.with_switches(red_lead="never")
-    start = pz.position.with_rules(never)
+    start = _without_exception(pz.position)
     forced = quickest_paradox(start.after(play), pz.seat)
     if forced is None:  # pragma: no cover - the search said the play is not safe
         raise SearchError(f"bug: {play.text} is safe without the exception after all")
     line = (play, *forced.line)
     final = replay_line(start, line)
     text = f"Without the exception, {play.text} fails: after {_plays_text(line)}"
-    official = final.with_rules(pz.position.rules)
-    if not final.trick and official.legal_plays() and all(
-        p.color == 0 for p in official.legal_plays()
-    ):
+    if _only_red_to_lead(final.with_rules(pz.position.rules)):
         return (f"{text} you must lead in trick {_trick_no(final)} and have only red to "
                 "lead, with red not broken.")
     return f"{text} {_seat_stuck(final, pz.seat)} (trick {_trick_no(final)})."
