@@ -929,7 +929,9 @@ def _immediate_count(pos: Position) -> int:
 
 
 def _prefilter(theme: str, pos: Position) -> bool:
-    """Cheap tests before the full solve: a unique answer and at least three plays."""
+    """Cheap tests before the full solve: at least three plays, and the theme's own
+    (force-paradox: a unique answer; the ``safe`` themes test theirs in the generator,
+    which keeps the safe plays it finds)."""
     if pos.is_over or len(pos.legal_plays()) < 3:
         return False
     if theme == "force-paradox":
@@ -940,7 +942,7 @@ def _prefilter(theme: str, pos: Position) -> bool:
     if theme == "exact-bid":
         preds = pos.predictions
         return preds is not None and preds[pos.to_move] is not None
-    return len(_safe_plays(pos, pos.to_move)) == 1
+    return True
 
 
 def _without_exception(pos: Position) -> Position:
@@ -1207,7 +1209,9 @@ def _generate(
             if kind == "safe":
                 # the cheap tests before the full solve, whose forced refutations (the
                 # quickest paradox after each wrong play) are most of a candidate's cost
-                right = _safe_plays(pos, pos.to_move)  # (one, by _prefilter)
+                right = _safe_plays(pos, pos.to_move)
+                if len(right) != 1:  # (not a unique answer)
+                    continue
                 if theme in ("red-lead", "red-lead-exception"):
                     point = _red_lead_point(pos, right)
                     if point is None or (theme == "red-lead-exception"
