@@ -546,18 +546,7 @@ class Questions:
             except KeyboardInterrupt:
                 # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same),
                 # and not called complete (review of session 30: 2 of 5 lines said so)
-                partial = (
-                    ExistsAnswer(
-                        True,
-                        lines=lines,
-                        complete=False,
-                        reason=(f"Ctrl-C stopped the search for more lines after "
-                                f"{len(lines)} of the {count} asked for: more may exist"),
-                        seconds=time.perf_counter() - t0,
-                    )
-                    if lines
-                    else None
-                )
+                partial = _cut_short(lines, count, "Ctrl-C", t0) if lines else None
                 raise Interrupted(partial) from None
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 line = extract_line(rm, solver)
@@ -586,16 +575,7 @@ class Questions:
                     seconds=time.perf_counter() - t0,
                 )
             if lines:  # the time limit cut the enumeration short: more lines may exist
-                return ExistsAnswer(
-                    True,
-                    lines=lines,
-                    complete=False,
-                    reason=(
-                        f"the time limit ({time_limit:g} s) stopped the search for more "
-                        f"lines after {len(lines)} of the {count} asked for: more may exist"
-                    ),
-                    seconds=time.perf_counter() - t0,
-                )
+                return _cut_short(lines, count, f"the time limit ({time_limit:g} s)", t0)
             return ExistsAnswer(
                 None,
                 reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
@@ -603,6 +583,18 @@ class Questions:
             )
         return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
 
+
+def _cut_short(lines: list[tuple[Play, ...]], count: int, by: str, t0: float) -> ExistsAnswer:
+    """The witness lines found before ``by`` (the time limit, or Ctrl-C) stopped the search
+    for the ``count`` asked for: an answer that is not complete."""
+    return ExistsAnswer(
+        True,
+        lines=lines,
+        complete=False,
+        reason=(f"{by} stopped the search for more lines after {len(lines)} of the "
+                f"{count} asked for: more may exist"),
+        seconds=time.perf_counter() - t0,
+    )
 
 def exists(
     pos: Position,
