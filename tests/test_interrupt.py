@@ -225,6 +225,79 @@ def test_exists_keeps_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch)
     assert caught.value.partial is None
 
 
+def _ctrl_c_at_solve(monkeypatch: pytest.MonkeyPatch, k: int) -> list[int]:
+    """From now on the k-th CP-SAT solve of ``exists`` is stopped by Ctrl-C, and the
+    solver's own core is the whole set (so that every condition gets a trial solve)."""
+    from ortools.sat.python import cp_model
+
+    real = exists_mod.solve_cp
+    calls = [0]
+
+    def solve(solver: Any, model: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == k:
+            raise Interrupted(None)
+        return real(solver, model)
+
+    monkeypatch.setattr(exists_mod, "solve_cp", solve)
+    monkeypatch.setattr(
+        cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
+    )
+    return calls
+
+
+def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a clash is narrowed down: Interrupted with the clash as narrowed down
+    by then (it was lost), not called minimal."""
+    from test_cpsat import P5, P5_CONDITIONS, P5_NAMES
+
+    from catbox_solver.model.notation import position_from_notation
+
+    pos = position_from_notation(P5)
+    reason = ("Ctrl-C stopped the narrowing down of the clash: fewer of these conditions "
+              "may clash")
+    # solve 1 is the question, 2-4 the trials (the second one drops --tricks-at-most 3=2)
+    for k, clash in ((2, P5_NAMES), (3, P5_NAMES),
+                     (4, ["--tricks-at-least 3=2", "--tricks 3=1"])):
+        calls = _ctrl_c_at_solve(monkeypatch, k)
+        with pytest.raises(Interrupted) as caught:
+            exists_mod.exists(pos, P5_CONDITIONS, workers=1)
+        partial = caught.value.partial
+        assert calls[0] == k and isinstance(partial, ExistsAnswer)
+        assert (partial.exists, partial.clash, partial.minimal, partial.reason) == (
+            False, clash, False, reason
+        )
+        assert partial.to_json() == {
+            "exists": False, "clash": clash, "minimal": False, "reason": reason
+        }
+    # (with no Ctrl-C: the same two conditions, minimal)
+    _ctrl_c_at_solve(monkeypatch, 99)
+    ans = exists_mod.exists(pos, P5_CONDITIONS, workers=1)
+    assert (ans.clash, ans.minimal) == (["--tricks-at-least 3=2", "--tricks 3=1"], True)
+
+
+def test_cli_exists_prints_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """catbox exists: Ctrl-C while the clash is narrowed down prints the clash as narrowed
+    down by then, a note, then the line on stderr and 130."""
+    from test_cpsat import P5
+
+    _ctrl_c_at_solve(monkeypatch, 3)
+    args = ["exists", P5, "--tricks-at-least", "3=2", "--tricks-at-most", "3=2",
+            "--tricks", "3=1", "--workers", "1"]
+    code, out, err = _run(*args)
+    assert code == 130
+    assert out == (
+        "impossible: the conditions clash: --tricks 3=1, --tricks-at-least 3=2, "
+        "--tricks-at-most 3=2\n"
+        "note: Ctrl-C stopped the narrowing down of the clash: fewer of these conditions "
+        "may clash\n"
+    )
+    assert err == "stopped by Ctrl-C: shown is the clash as narrowed down by then\n"
+    _ctrl_c_at_solve(monkeypatch, 3)
+    code, out, err = _run(*args, "--json")
+    assert code == 130 and json.loads(out)["minimal"] is False
+
+
 def _run(*args: str) -> tuple[int, str, str]:
     res = CliRunner().invoke(main, list(args))
     return res.exit_code, res.stdout, res.stderr

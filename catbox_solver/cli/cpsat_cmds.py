@@ -265,10 +265,12 @@ def exists_cmd(
         try:
             answer = exists(item, conds, count=count, time_limit=time_limit, workers=workers)
         except Interrupted as e:
-            # Ctrl-C: the witness lines found by then (with --count), and exit code 130
+            # Ctrl-C: the witness lines found by then (with --count), or the clash as
+            # narrowed down by then, and exit code 130
             if e.partial is not None:
                 _show_answer(item, e.partial, as_json, total if batch else None)
-                stopped("shown are the lines found by then")
+                stopped("shown are the lines found by then" if e.partial.exists
+                        else "shown is the clash as narrowed down by then")
             stopped()
         except CatboxError as exc:
             if not batch:

@@ -562,18 +562,22 @@ class Questions:
             if status == cp_model.INFEASIBLE:
                 if lines:
                     break
-                clash, minimal = _clash(rm, conditions, assumptions, solver, workers,
-                                        t0 + time_limit)
-                return ExistsAnswer(
+                clash, minimal, stopped = _clash(rm, conditions, assumptions, solver,
+                                                 workers, t0 + time_limit)
+                by = "Ctrl-C" if stopped else f"the time limit ({time_limit:g} s)"
+                answer = ExistsAnswer(
                     False,
                     clash=clash,
                     minimal=minimal,
                     reason="" if minimal else (
-                        f"the time limit ({time_limit:g} s) stopped the narrowing down of "
-                        "the clash: fewer of these conditions may clash"
+                        f"{by} stopped the narrowing down of the clash: fewer of these "
+                        "conditions may clash"
                     ),
                     seconds=time.perf_counter() - t0,
                 )
+                if stopped:  # (the clash is proven: kept, a KeyboardInterrupt all the same)
+                    raise Interrupted(answer)
+                return answer
             if lines:  # the time limit cut the enumeration short: more lines may exist
                 return _cut_short(lines, count, f"the time limit ({time_limit:g} s)", t0)
             return ExistsAnswer(
@@ -624,17 +628,18 @@ def _clash(
     solver: cp_model.CpSolver,
     workers: int,
     deadline: float,
-) -> tuple[list[str], bool]:
-    """Names of conditions that together have no continuation, and whether the set is
-    minimal: the solver's sufficient assumptions, then shrunk one condition at a time (a
-    condition stays in the set only if the others alone have a continuation), so that
-    every named condition takes part. Each trial solve has the caller's ``workers`` and
-    only the time left before ``deadline`` (``time.perf_counter()``): they had the default
-    threads and the whole limit each, so a question could run (conditions + 1) times its
-    limit. A trial cut short, or not run for lack of time, keeps its condition (the set
-    still clashes) and the set is not claimed minimal."""
+) -> tuple[list[str], bool, bool]:
+    """Names of conditions that together have no continuation, whether the set is
+    minimal, and whether Ctrl-C stopped the narrowing: the solver's sufficient
+    assumptions, then shrunk one condition at a time (a condition stays in the set only
+    if the others alone have a continuation), so that every named condition takes part.
+    Each trial solve has the caller's ``workers`` and only the time left before
+    ``deadline`` (``time.perf_counter()``): they had the default threads and the whole
+    limit each, so a question could run (conditions + 1) times its limit. A trial cut
+    short, or not run for lack of time, keeps its condition (the set still clashes) and
+    the set is not claimed minimal; after Ctrl-C the set so far is kept (it was lost)."""
     if not conditions:
-        return [], True
+        return [], True, False
     index = {a.index: i for i, a in enumerate(assumptions)}  # duplicates: the last one
     core = [index[c] for c in solver.sufficient_assumptions_for_infeasibility() if c in index]
     if not core:
@@ -652,11 +657,14 @@ def _clash(
             trial = [k for k in core if k != i]
             model.clear_assumptions()
             model.add_assumptions([assumptions[k] for k in trial])
-            status = solve_cp(make_solver(workers, remaining), model)
+            try:
+                status = solve_cp(make_solver(workers, remaining), model)
+            except KeyboardInterrupt:
+                return [conditions[k].name for k in sorted(core)], False, True
             if status == cp_model.INFEASIBLE:
                 core = trial
             elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 minimal = False  # (undecided: the condition stays, maybe not needed)
     finally:
         model.clear_assumptions()
-    return [conditions[k].name for k in sorted(core)], minimal
+    return [conditions[k].name for k in sorted(core)], minimal, False
