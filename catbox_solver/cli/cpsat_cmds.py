@@ -233,7 +233,7 @@ def exists_cmd(
       catbox exists @pos.json --score 0=-2
     """
     from catbox_solver.model.notation import at_batch_line, is_batch_argument, read_positions
-    from catbox_solver.search.exists import exists
+    from catbox_solver.search.exists import ExistsAnswer, exists
 
     conds = build_conditions(
         no_paradox,
@@ -267,7 +267,7 @@ def exists_cmd(
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
             # narrowed down by then, and exit code 130
-            if e.partial is not None:
+            if isinstance(e.partial, ExistsAnswer):
                 _show_answer(item, e.partial, as_json, total if batch else None)
                 stopped("shown are the lines found by then" if e.partial.exists
                         else "shown is the clash as narrowed down by then")
