@@ -223,7 +223,32 @@ def test_batch_all_good_exits_zero(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == [TWO_P, FOUR_P_START]
     readable = run("show", f"@{batch}")
     assert readable.exit_code == 0
-    assert "\n\n4 players, ruleset official\n" in readable.stdout
+    # each text line starts "line N: " (its input line), the two answers a blank line apart
+    one, two = run("show", TWO_P).stdout, run("show", FOUR_P_START).stdout
+    assert readable.stdout == "\n".join(
+        [*(f"line 1: {x}" if x else "line 1:" for x in one.splitlines()), "",
+         *(f"line 2: {x}" if x else "line 2:" for x in two.splitlines())]
+    ) + "\n"
+    assert "\n\nline 2: 4 players, ruleset official\n" in readable.stdout
+
+
+def test_text_batch_answers_name_their_input_line(tmp_path: Path) -> None:
+    """In a batch's text output each answer line starts "line N: ", so the answers can be
+    matched to their input lines when a line fails (its error goes to stderr and left no
+    gap: the third answer stood second); --notation stays plain, to be read back."""
+    batch = tmp_path / "mixed.jsonl"
+    batch.write_text(TWO_P + "\n4p official\n" + PARADOX + "\n")
+    result = run("legal", f"@{batch}")
+    assert result.exit_code == 2
+    assert result.stdout == (
+        "line 1: " + run("legal", TWO_P).stdout + "line 3: " + run("legal", PARADOX).stdout
+    )
+    assert result.stdout.splitlines()[1] == (
+        "line 3: seat 1 to move has no legal play: paradox, the round is over"
+    )
+    assert result.stderr.startswith(f"error: {batch} line 2: missing field board")
+    notation = run("show", f"@{batch}", "--notation")
+    assert notation.stdout == TWO_P + "\n" + PARADOX + "\n"
 
 
 # ---- bad input: exit code 2, one line, no traceback ------------------------------------------

@@ -298,6 +298,15 @@ def test_solve_batch_goes_on_past_a_line_it_cannot_answer(tmp_path: Path) -> Non
     # text output: the error on stderr, the answers on stdout, and the same summary
     code, out, err = _run("solve", f"@{f}", "--hero", "4", "--question", "paradox")
     assert out.count("can seat 4 be sure never to cause a paradox?") == 2
+    # each answer line names its input line: the second answer is line 3's
+    blocks = [b.splitlines() for b in out.split("\n\n")]
+    assert [len(b) > 1 for b in blocks] == [True, True]
+    assert all(x.startswith("line 1:") for x in blocks[0])
+    assert all(x.startswith("line 3:") for x in blocks[1])
+    alone = _run("solve", position_to_json(five), "--hero", "4", "--question", "paradox")[1]
+    # (all but the last line, which gives the nodes and the time)
+    assert [x.removeprefix("line 3: ") for x in blocks[1][:-1]] == alone.splitlines()[:-1]
+    assert blocks[1][-1].endswith(" s") and "nodes" in blocks[1][-1]
     assert err == (f"error: {f} line 2: --hero 4: seats are 0-2\n"
                    "error: 1 of 3 lines could not be answered\n")
     assert code == 2

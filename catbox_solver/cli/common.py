@@ -241,6 +241,15 @@ def line_error(exc: CatboxError, as_json: bool) -> None:
         click.echo(f"error: {exc}", err=True)
 
 
+def numbered(text: str, line: int | None) -> str:
+    """A batch's text answer with each of its lines starting "line N: " (``line``: its
+    input line), so that answers can be matched to their input lines when one fails (its
+    error goes to stderr, where it leaves no gap); ``line`` None: the text as it is."""
+    if line is None:
+        return text
+    return "\n".join(f"line {line}:" + (f" {x}" if x else "") for x in text.split("\n"))
+
+
 def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
     """The end of a batch of ``total`` lines: with lines that could not be read or whose
     question could not be answered (each reported where it stood), one summary line and

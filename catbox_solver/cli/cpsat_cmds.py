@@ -18,6 +18,7 @@ from catbox_solver.cli.common import (
     json_option,
     line_error,
     main,
+    numbered,
     stopped,
     too_many_digits,
 )
@@ -146,10 +147,8 @@ def _show_answer(pos: Any, answer: Any, as_json: bool, line: int | None = None) 
     to their input lines when one fails (its error goes to stderr)."""
     if as_json:
         echo_json(answer.to_json())
-    elif line is None:
-        click.echo(_answer_text(pos, answer))
     else:
-        click.echo("\n".join(f"line {line}: {x}" for x in _answer_text(pos, answer).split("\n")))
+        click.echo(numbered(_answer_text(pos, answer), line))
 
 
 @main.command("exists")

@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from catbox_solver.cli.common import echo_json, end_batch, json_option, line_error, main
+from catbox_solver.cli.common import (
+    echo_json,
+    end_batch,
+    json_option,
+    line_error,
+    main,
+    numbered,
+)
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.jsonform import play_json, position_to_dict
 from catbox_solver.model.notation import (
@@ -45,6 +52,7 @@ def run_positions(
     to_json: Callable[[Position], Any],
     to_text: Callable[[Position], str],
     ansi: bool = False,
+    number_lines: bool = True,
 ) -> None:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
@@ -53,8 +61,10 @@ def run_positions(
     2). Batch: one output per input line, in order; a line that cannot be read, or that
     the command cannot answer (a --hero outside its seats, say), prints its error with
     the file and line (with --json ``{"error": ...}`` on stdout, else on stderr) and the
-    batch goes on; exit code 2 at the end if any line failed. ``ansi`` keeps ANSI color
-    codes in the text even when stdout is not a terminal.
+    batch goes on; exit code 2 at the end if any line failed. In a batch's text each line
+    starts "line N: " (its input line), unless ``number_lines`` is False (output meant
+    to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
+    when stdout is not a terminal.
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
@@ -77,7 +87,8 @@ def run_positions(
         else:
             if batch and "\n" in out and total > 1:
                 click.echo("")
-            click.echo(out, color=True if ansi else None)
+            line = total if batch and number_lines else None
+            click.echo(numbered(out, line), color=True if ansi else None)
     end_batch(total, unread, unanswered)
 
 
@@ -138,7 +149,8 @@ def show(position: str, as_json: bool, notation: bool, ansi: bool) -> None:
     if as_json and notation:
         raise click.UsageError("choose one of --json and --notation")
     if notation:
-        run_positions(position, False, position_to_dict, position_to_notation)
+        run_positions(position, False, position_to_dict, position_to_notation,
+                      number_lines=False)
     else:
         run_positions(
             position, as_json, position_to_dict, lambda p: render_text(p, ansi), ansi
