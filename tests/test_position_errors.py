@@ -254,8 +254,10 @@ def test_off_color_follower_keeps_led_color() -> None:
         build(**f)
     f["colors"][0] = 0b1011
     assert build(**f).colors[0] == 0b1011
-    # with the Czech reading the declared color (green) is the one lost
+    # with the Czech reading the declared color (green) is the one lost; in trick 1 too,
+    # where seat 2 declared 7g on the blue lead (so it keeps blue and has no green)
     f["rules"] = Ruleset(players=4, color_loss="declared")
+    f["colors"][2] = 0b0111
     with pytest.raises(PositionError, match="still has color G"):
         build(**f)
     f["colors"][0] = 0b0111
@@ -296,6 +298,108 @@ def test_the_leader_won_the_last_trick() -> None:
         build(**f)
 
 
+def test_trick_one_went_to_the_seat_credited_with_it() -> None:
+    """With one trick played its plays are known from the board (only who led it is not):
+    credit for it that no lead gives, or a lead whose off-color follower kept the color it
+    lost, is refused (both were accepted; found by a user walkthrough)."""
+    four = (
+        "4p official | R:........ B:0123.... Y:........ G:........ | 22334578 33455668 "
+        "11244677 11255678 | RBYG RBYG RBYG RBYG | lead {lead} | won {won} | bid 1 3 1 3 | "
+        "left 7"
+    )
+    assert position_from_notation(four.format(lead=3, won="0 0 0 1")).leader == 3
+    with pytest.raises(PositionError) as err:
+        position_from_notation(four.format(lead=0, won="1 0 0 0"))
+    assert str(err.value).endswith(
+        "seat 0 leads, so it won trick 1 (seat 0 1b, seat 1 2b, seat 2 3b, seat 3 4b), but "
+        "whoever led it, another seat wins it"
+    )
+    # trick 1 of 3 players: seat 0 2b, seat 1 3y, seat 2 1b (seat 0 wins if seat 0 or seat 2
+    # led it); seat 1
+    # declared yellow on a blue lead, so it has no blue
+    three = (
+        "3p official | R:...... B:20.... Y:..1... G:...... | 12344566 13445566 12223556 | "
+        "RBYG {colors} RBYG | lead 0 | won 1 0 0 | bid 1 1 1 | left 7"
+    )
+    assert position_from_notation(three.format(colors="RYG")).to_move == 0
+    with pytest.raises(PositionError) as err:
+        position_from_notation(three.format(colors="RBYG"))
+    assert str(err.value).endswith(
+        "seat 0 leads, so it won trick 1 (seat 0 2b, seat 1 3y, seat 2 1b), but with every "
+        "lead that gives it to that seat, a follower that declared another color than the "
+        "led one still has the color that cost it"
+    )
+    # the Czech reading: seat 1 loses the color it declared (yellow), and keeps blue
+    czech = three.replace("3p official", "3p czech-color-loss")
+    assert position_from_notation(czech.format(colors="RBG")).to_move == 0
+    with pytest.raises(PositionError, match="still has the color that cost it"):
+        position_from_notation(czech.format(colors="RYG"))
+
+
+def _first_trick_winners(pos: Position) -> set[int]:
+    """The seats that win trick 1 under some lead, with followers' lost colors as in
+    ``pos`` (written apart from the library: red beats all, else the led color)."""
+    n = pos.rules.players
+    now = {(pos.leader + i) % n: 1 << pl.cell for i, pl in enumerate(pos.trick)}
+    card = {}
+    for seat in range(n):
+        bits = pos.owners[seat] & ~now.get(seat, 0)
+        (i,) = [b for b in range(40) if bits >> b & 1]
+        card[seat] = (i // 4 + 1, i % 4)  # (value, color)
+    out = set()
+    for start in range(n):
+        order = [(start + k) % n for k in range(n)]
+        led = card[start][1]
+        lost_ok = all(
+            card[s][1] == led
+            or not pos.colors[s] >> (led if pos.rules.color_loss == "led" else card[s][1]) & 1
+            for s in order[1:]
+        )
+        trump = RED if any(card[s][1] == RED for s in order) else led
+        best = max((card[s][0], s) for s in order if card[s][1] == trump)[1]
+        if lost_ok:
+            out.add(best)
+    return out
+
+
+@pytest.mark.parametrize("color_loss", ["led", "declared"])
+def test_trick_one_credit_is_checked_exactly(color_loss: str) -> None:
+    """Every position after trick 1 of random rounds is accepted; and with the credit for
+    trick 1 (and the lead) moved to each seat, and the colors those of each seat's lead
+    (its off-color followers without the color that cost them), the position is refused
+    exactly when no lead gives the trick to the credited seat with those colors (a brute
+    force written apart)."""
+    refused = accepted = 0
+    for players in (2, 3, 4, 5):
+        rules = Ruleset(players=players, color_loss=color_loss)
+        for seed in range(30):
+            for pos in random_line(start_position(rules, seed, start=seed % players), seed):
+                if pos.tricks_played != 1 or pos.trick:
+                    continue
+                assert position_from_notation(position_to_notation(pos)) == pos
+                cards = {s: pos.owners[s] for s in range(players)}
+                for lead in range(players):
+                    led = next(i for i in range(40) if cards[lead] >> i & 1) % 4
+                    colors = []
+                    for s in range(players):
+                        mine = next(i for i in range(40) if cards[s] >> i & 1) % 4
+                        lost = led if color_loss == "led" else mine
+                        colors.append(15 if mine == led else 15 & ~(1 << lost))
+                    for credit in range(players):
+                        f = fields(pos)
+                        f["leader"], f["colors"] = credit, colors
+                        f["tricks_won"] = [1 if s == credit else 0 for s in range(players)]
+                        if credit in _first_trick_winners(build(**f, validate=False)):
+                            build(**f)
+                            accepted += 1
+                        else:
+                            with pytest.raises(PositionError, match="so it won trick 1"):
+                                build(**f)
+                            refused += 1
+                break  # (one position a round)
+    assert refused > 300 and accepted > 100  # (both ways are seen)
+
+
 def test_a_seat_keeps_the_color_it_declared_in_this_trick() -> None:
     """In the trick under way: the leader and every follower of the led color still have
     it; with the official reading an off-color follower keeps the color it declared."""
@@ -317,6 +421,7 @@ def test_a_seat_keeps_the_color_it_declared_in_this_trick() -> None:
         build(**f)
     f["rules"] = Ruleset(players=4, color_loss="declared")  # there green is the one lost
     f["colors"][0] = 0b0111
+    f["colors"][2] = 0b0111  # (and seat 2 lost green, not blue, with its 7g in trick 1)
     assert build(**f).colors[0] == 0b0111
 
 

@@ -670,6 +670,43 @@ def _followed_in(pos: Position, seat: int) -> int:
     return followed
 
 
+def _check_first_trick(pos: Position) -> None:
+    """With one trick played, its plays are the seats' tokens off the trick under way (an
+    impossible winner was accepted: seat 0 credited with trick 1 of 1b 2b 3b 4b). Only who
+    led it is unknown, so some seat's lead must give it to the seat that leads now (the
+    one that won it), with every follower that declared another color than the led one
+    now without the color that cost it (colors are never won back)."""
+    rules = pos.rules
+    n = rules.players
+    now = {(pos.leader + i) % n: 1 << pl.cell for i, pl in enumerate(pos.trick)}
+    first: list[Play] = []
+    for seat in range(n):
+        ((color, value),) = cells_of(pos.owners[seat] & ~now.get(seat, 0))
+        first.append(Play(value, color))
+    wins = False
+    for start in range(n):
+        order = [(start + i) % n for i in range(n)]
+        if order[trick_winner_index([first[s] for s in order])] != pos.leader:
+            continue
+        wins = True
+        led = first[start].color
+        if all(
+            first[s].color == led
+            or not pos.colors[s] >> (led if rules.color_loss == "led" else first[s].color) & 1
+            for s in order[1:]
+        ):
+            return
+    plays = ", ".join(f"seat {s} {first[s].text}" for s in range(n))
+    why = (
+        "with every lead that gives it to that seat, a follower that declared another "
+        "color than the led one still has the color that cost it"
+        if wins else "whoever led it, another seat wins it"
+    )
+    raise PositionError(
+        f"seat {pos.leader} leads, so it won trick 1 ({plays}), but {why}"
+    )
+
+
 def _before_play(pos: Position, i: int, colors: Sequence[int]) -> Position:
     """The position before play ``i`` of the trick under way: that play and the later ones
     back in their hands and their cells empty, the seats' colors ``colors`` (unchecked)."""
@@ -875,6 +912,8 @@ def check_position(pos: Position) -> None:
             )
         if rules.following == "must-follow":
             _check_follows(pos)
+    if pos.tricks_played == 1:  # (after the trick under way: its tokens are known good)
+        _check_first_trick(pos)
     if pos.predictions is not None:
         if not rules.has_predictions:
             raise PositionError(f"{n} players make no predictions")
