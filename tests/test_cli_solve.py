@@ -82,8 +82,16 @@ def test_solve_readable_output() -> None:
     assert out.splitlines()[0] == (
         f"can seat {pos.to_move} be sure never to cause a paradox? {'yes' if value else 'no'}"
     )
-    assert "best first:" in out
+    assert "after each play of the hero (to move), best first:" in out
     assert "nodes" in out.splitlines()[-1]
+    # another seat to move plays against the hero: its plays come worst for the hero first
+    other = (pos.to_move + 1) % 4
+    code, out, _ = _run("solve", position_to_json(pos), "--question", "tricks",
+                        "--hero", str(other))
+    head = f"after each play of seat {pos.to_move} (to move), worst for the hero first:"
+    assert out.splitlines()[1] == head
+    values = [int(x.split()[1]) for x in out.splitlines()[2:] if x.startswith("  ")]
+    assert len(values) > 1 and values == sorted(values)
 
 
 def test_solve_bad_input_exits_2() -> None:
@@ -106,9 +114,11 @@ def test_solve_bad_input_exits_2() -> None:
 
 
 def test_solve_timeout_is_unknown() -> None:
+    """Out of time: unknown values (with the ranges proven) and exit code 3, as exists
+    and prove (it was 0: a script could not tell)."""
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
     code, out, _ = _run("solve", position_to_json(pos), "--timeout", "0.05", "--json")
-    assert code == 0
+    assert code == 3
     data = json.loads(out)
     assert data["value"] is None
     assert data["pv"] == []
@@ -123,13 +133,34 @@ def test_solve_timeout_is_unknown() -> None:
     assert out.splitlines()[0].startswith(
         "trick points seat 0 can be sure of unknown (out of time; proven "
     )
+    assert code == 3
     code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05", "--json")
-    assert code == 0
+    assert code == 3
     for r in json.loads(out)["table"]:
         assert r["tricks"] is None
         assert -7 <= r["tricks_bounds"][0] <= r["tricks_bounds"][1] <= 8
     code, out, _ = _run("ddtable", position_to_json(pos), "--timeout", "0.05")
     assert ".." in out.splitlines()[1].split()[2]
+    assert code == 3
+
+
+def test_undecided_answers_in_a_batch_are_counted(tmp_path: Path) -> None:
+    """A batch with an answer the timeout left unknown: every answer, a count on stderr
+    and exit code 3; decided within the timeout (a score unknown only for want of the
+    prediction included): 0."""
+    late, first = _late(3, 2), start_position(Ruleset(players=4), 7, distinct_discards=True)
+    f = tmp_path / "two.jsonl"
+    f.write_text(position_to_json(late) + "\n" + position_to_json(first) + "\n")
+    for cmd in (["solve", "--question", "tricks"], ["ddtable"]):
+        code, out, err = _run(*cmd[:1], f"@{f}", *cmd[1:], "--timeout", "0.05", "--json")
+        assert (code, err) == (3, "1 of 2 lines undecided within the time limit\n")
+        assert len(out.splitlines()) == 2
+    unknown = late.with_predictions([None, *late.predictions[1:]])
+    for cmd in (["solve", "--question", "paradox"], ["ddtable"]):
+        code, out, err = _run(*cmd[:1], position_to_json(unknown), *cmd[1:],
+                              "--timeout", "60")
+        assert (code, err) == (0, "")
+    assert out.splitlines()[1].split()[-1] == "-"  # (seat 0's score: no prediction)
 
 
 def test_jobs_give_the_same_answer_from_the_command_line() -> None:
@@ -241,7 +272,7 @@ def test_progress_line_names_the_search_and_ends_its_line(
     # out of time: the open line is ended, once
     first = start_position(Ruleset(players=4), 7, distinct_discards=True)
     code, out, err = _run("solve", position_to_json(first), "--timeout", "0.3")
-    assert code == 0 and "out of time" in out
+    assert code == 3 and "out of time" in out
     assert err.endswith("\n") and err.count("\n") == 1
     assert "; now " in err.split("\r")[-1]  # cut short while a search was under way
     code, out, err = _run("ddtable", position_to_json(pos))

@@ -53,7 +53,7 @@ def run_positions(
     to_text: Callable[[Position], str],
     ansi: bool = False,
     number_lines: bool = True,
-) -> None:
+) -> int:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
     Single: print ``to_json(pos)`` as JSON or ``to_text(pos)``; a bad position, or an
@@ -64,7 +64,7 @@ def run_positions(
     batch goes on; exit code 2 at the end if any line failed. In a batch's text each line
     starts "line N: " (its input line), unless ``number_lines`` is False (output meant
     to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
-    when stdout is not a terminal.
+    when stdout is not a terminal. Returns the number of positions (input lines).
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
@@ -90,6 +90,7 @@ def run_positions(
             line = total if batch and number_lines else None
             click.echo(numbered(out, line), color=True if ansi else None)
     end_batch(total, unread, unanswered)
+    return total
 
 
 def legal_json(pos: Position) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from catbox_solver.cli.common import (
+    EXIT_UNCHECKED,
     Seconds,
     WholeRange,
     json_option,
@@ -22,6 +23,7 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.errors import SearchError
+from catbox_solver.model.notation import is_batch_argument
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
@@ -136,7 +138,11 @@ def answer_text(pos: Position, ans: Answer, why: str = "out of time") -> str:
         mover = "the hero" if ans.to_move == ans.hero else f"seat {ans.to_move}"
         if ans.question == "table":
             mover = f"seat {ans.to_move}"
-        lines.append(f"after each play of {mover} (to move), best first:")
+        order = (
+            "best first" if ans.to_move == ans.hero or ans.question == "table"
+            else "worst for the hero first"  # (the others play against the hero)
+        )
+        lines.append(f"after each play of {mover} (to move), {order}:")
         for r in ans.best_first():
             lines.append(
                 f"  {r.play.text:4} {_value_text(ans.question, r.result, r.bounds, why)}"
@@ -177,6 +183,27 @@ class _CtrlC:
             except Interrupted as e:
                 self.hit = True
                 return cast(T, e.partial)
+
+
+class _Undecided:
+    """Answers the timeout left partly unknown: the command then exits with code 3, as
+    ``exists`` and ``prove`` do (it exited 0, so a script could not tell)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, open_: bool) -> None:
+        self.count += open_
+
+    def end(self, total: int, batch: bool) -> None:
+        """After the answers: exit code 3 if any was left partly unknown (a batch says how
+        many on stderr)."""
+        if not self.count:
+            return
+        if batch:
+            click.echo(f"{self.count} of {total} lines undecided within the time limit",
+                       err=True)
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
 def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -235,7 +262,8 @@ def solve_cmd(
     value, some still open (a range closed to one number, or a play that settles a yes
     or no). On a terminal (not with --quiet) a progress line
     shows the searches done, the one under way and the range proven for it so far.
-    Ctrl-C stops at once and prints what was proven by then (exit code 130).
+    Ctrl-C stops at once and prints what was proven by then (exit code 130). Exit code
+    3 when the timeout left the value or a play's result unknown, 2 on bad input.
 
     How long, with 4 players: paradox and table usually take under a second from the
     first lead (a few positions far longer), tricks a few seconds at 6 tricks left;
@@ -267,12 +295,19 @@ def solve_cmd(
             )
         )
 
-    def text(pos: Position) -> str:
-        ans = answer(pos)
-        return answer_text(pos, ans, stop.why)
+    undecided = _Undecided()
 
-    run_positions(position, as_json, lambda pos: answer(pos).to_json(), text)
+    def solved(pos: Position) -> Answer:
+        ans = answer(pos)
+        undecided.add(ans.value is None or any(r.result is None for r in ans.plays))
+        return ans
+
+    def text(pos: Position) -> str:
+        return answer_text(pos, solved(pos), stop.why)
+
+    total = run_positions(position, as_json, lambda pos: solved(pos).to_json(), text)
     stop.check()
+    undecided.end(total, is_batch_argument(position))
 
 
 def _cell(value: int | None, bounds: tuple[int, int] | None, unknown: str) -> str:
@@ -317,7 +352,8 @@ def ddtable_cmd(
     seat's paradox verdict is searched first, then the trick points, then the scores; a
     value left unknown shows the range proven (lo..hi; "tricks_bounds" and
     "score_bounds" in the JSON). Ctrl-C stops at once and prints the table as far as it
-    was proven (exit code 130).
+    was proven (exit code 130). Exit code 3 when the timeout left an entry unknown (not
+    a score for want of the prediction), 2 on bad input.
 
     POSITION is the one-line notation, JSON text (catbox-position/1, starting with '{'),
     @FILE holding either, or @FILE.jsonl with one position per line (a batch).
@@ -338,9 +374,22 @@ def ddtable_cmd(
             quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
         )
 
-    def text(pos: Position) -> str:
-        t = table(pos)
-        return table_text(t, stop.why)
+    undecided = _Undecided()
 
-    run_positions(position, as_json, lambda pos: table(pos).to_json(), text)
+    def tabled(pos: Position) -> DDTable:
+        t = table(pos)
+        preds = pos.predictions or (None,) * pos.rules.players
+        undecided.add(any(
+            r.paradox is None or r.tricks is None
+            # (a score is None without a timeout only where the prediction is unknown)
+            or r.score is None and not (pos.rules.has_predictions and preds[r.seat] is None)
+            for r in t.rows
+        ))
+        return t
+
+    def text(pos: Position) -> str:
+        return table_text(tabled(pos), stop.why)
+
+    total = run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text)
     stop.check()
+    undecided.end(total, is_batch_argument(position))
