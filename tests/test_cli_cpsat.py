@@ -217,6 +217,23 @@ def test_empty_and_final_board() -> None:
     }
 
 
+def test_a_cell_asked_empty_that_holds_a_token_is_named() -> None:
+    """--empty of a cell that holds a token already: the answer says so (it read as a
+    plain clash); one condition alone reads "no continuation meets" (not "the conditions
+    clash"; a clash with no such cell has no note: test_clashing_conditions_are_named)."""
+    pos = position_from_notation(TWO_P)
+    taken = [f"{k}{i + 1}" for k, row in position_to_dict(pos)["board"].items()
+             for i, ch in enumerate(row) if ch != "."]
+    assert taken
+    out = run("exists", TWO_P, "--empty", taken[0]).stdout
+    assert out == (
+        f"impossible: no continuation meets --empty {taken[0].upper()}\n"
+        f"note: --empty {taken[0].upper()}: that cell holds a token already\n"
+    )
+    data = json.loads(run("exists", TWO_P, "--empty", taken[0], "--json").stdout)
+    assert data == {"exists": False, "clash": [f"--empty {taken[0].upper()}"], "minimal": True}
+
+
 def test_final_board_reads_rows_as_the_notation_does() -> None:
     """--final-board reads its rows with the notation's reader: lower-case 'n' and spaces
     around ':' (both refused before, though `catbox show` takes them), a last '#' for the

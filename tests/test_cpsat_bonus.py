@@ -220,7 +220,7 @@ def test_cli_score_and_bonus_options() -> None:
     over = runner.invoke(
         main, ["exists", THREE_P, "--score-at-least", f"0={best + 1}", "--bonus-at-most", "1=9"]
     )
-    assert over.stdout == f"impossible: the conditions clash: --score-at-least 0={best + 1}\n"
+    assert over.stdout == f"impossible: no continuation meets --score-at-least 0={best + 1}\n"
     low = min(o[0][2] for o in outs)
     neg = runner.invoke(main, ["exists", THREE_P, "--score-at-most", f"2={low}", "--json"])
     assert json.loads(neg.stdout)["exists"] is True

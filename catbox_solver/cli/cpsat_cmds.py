@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import click
@@ -112,13 +113,25 @@ def build_conditions(
     return conds
 
 
-def _answer_text(pos: Any, answer: Any) -> str:
+def _answer_text(pos: Any, answer: Any, conds: Sequence[Any] = ()) -> str:
+    """An answer as text. ``conds``: the conditions asked, to say which named in a clash
+    asks a cell to stay empty that holds a token already (it read as a plain clash)."""
     if answer.exists is None:
         return f"unknown: {answer.reason}"
     if not answer.exists:
-        clash = ", ".join(answer.clash) if answer.clash else "(no conditions)"
-        note = "" if answer.minimal else f"\nnote: {answer.reason}"
-        return f"impossible: the conditions clash: {clash}{note}"
+        if len(answer.clash) == 1:  # ("the conditions clash" read oddly of one)
+            head = f"impossible: no continuation meets {answer.clash[0]}"
+        else:
+            clash = ", ".join(answer.clash) if answer.clash else "(no conditions)"
+            head = f"impossible: the conditions clash: {clash}"
+        notes = [
+            f"note: {c.name}: that cell holds a token already" for c in conds
+            if c.kind == "empty" and c.name in answer.clash
+            and (pos.used >> ((c.cell[0] - 1) * 4 + c.cell[1])) & 1
+        ]
+        if not answer.minimal:
+            notes.append(f"note: {answer.reason}")
+        return "\n".join([head, *notes])
     out = []
     for i, line in enumerate(answer.lines):
         cur = pos
@@ -141,14 +154,16 @@ def _answer_text(pos: Any, answer: Any) -> str:
     return "exists\n" + "\n".join(out)
 
 
-def _show_answer(pos: Any, answer: Any, as_json: bool, line: int | None = None) -> None:
+def _show_answer(
+    pos: Any, answer: Any, as_json: bool, line: int | None = None, conds: Sequence[Any] = ()
+) -> None:
     """Print an answer: its JSON on one line, or its text; in a batch (``line``: the
     input line) each text line starts with "line N: ", so that the answers can be matched
     to their input lines when one fails (its error goes to stderr)."""
     if as_json:
         echo_json(answer.to_json())
     else:
-        click.echo(numbered(_answer_text(pos, answer), line))
+        click.echo(numbered(_answer_text(pos, answer, conds), line))
 
 
 @main.command("exists")
@@ -225,7 +240,7 @@ def exists_cmd(
 
     \b
     Examples:
-      catbox exists "$(catbox deal --players 4 --seed 7 --notation)" --no-paradox
+      catbox exists "$(catbox deal --players 4 --seed 1 --notation)" --no-paradox
       catbox exists @pos.json --paradox-by 2 --at-trick 6 --json
       catbox exists @pos.json --tricks 0=3 --empty g4 --count 5
       catbox exists @pos.json --score-at-least 1=6 --bonus-at-most 2=0
@@ -267,7 +282,7 @@ def exists_cmd(
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
             # narrowed down by then, and exit code 130
             if isinstance(e.partial, ExistsAnswer):
-                _show_answer(item, e.partial, as_json, total if batch else None)
+                _show_answer(item, e.partial, as_json, total if batch else None, conds)
                 stopped("shown are the lines found by then" if e.partial.exists
                         else "shown is the clash as narrowed down by then")
             stopped()
@@ -277,7 +292,7 @@ def exists_cmd(
             unanswered += 1
             line_error(at_batch_line(exc, position, total), as_json)
             continue
-        _show_answer(item, answer, as_json, total if batch else None)
+        _show_answer(item, answer, as_json, total if batch else None, conds)
         undecided += answer.exists is None or not answer.complete
     if batch and undecided:
         click.echo(f"{undecided} of {total} lines undecided within the time limit", err=True)
