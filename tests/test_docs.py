@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from catbox_solver.cli import main
 from catbox_solver.model.deal import first_lead
@@ -164,3 +165,23 @@ def test_every_help_example_names_real_options(name: str, cmd: click.Command) ->
         assert any(n.startswith(name + " ") for n in named), f"{name}: no example in --help"
     else:
         assert name in named, f"{name}: no example of itself in --help"
+
+
+def test_every_players_option_takes_the_same_short_flag() -> None:
+    """Every command with --players takes -p for it (deal, play and simulate did; rules diff
+    took only -n, prove and puzzle generate no short flag), and a run with it works."""
+    having = [
+        (name, cmd) for name, cmd in all_commands() if not isinstance(cmd, click.Group)
+        for p in cmd.params if isinstance(p, click.Option) and "--players" in p.opts
+    ]
+    assert {name for name, _ in having} == {
+        "catbox deal", "catbox play", "catbox simulate", "catbox rules diff", "catbox prove",
+        "catbox puzzle generate",
+    }
+    for name, cmd in having:
+        (opt,) = [p for p in cmd.params if isinstance(p, click.Option) and "--players" in p.opts]
+        assert "-p" in opt.opts, name
+    res = CliRunner().invoke(main, ["prove", "--list", "-p", "2"])
+    assert res.exit_code == 0 and res.stdout == CliRunner().invoke(
+        main, ["prove", "--list", "--players", "2"]
+    ).stdout

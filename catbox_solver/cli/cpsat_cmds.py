@@ -315,7 +315,7 @@ def _proof_text(res: Any) -> str:
 
 @main.command("prove")
 @click.argument("name", required=False)
-@click.option("--players", type=WholeRange(2, 5), help="Only this player count.")
+@click.option("--players", "-p", type=WholeRange(2, 5), help="Only this player count.")
 @click.option(
     "--list", "list_", is_flag=True,
     help="Name every statement (or NAME; with --players, those for that count) and stop.",

@@ -110,7 +110,7 @@ def _answer_json(answer: object) -> Any:
 @rules.command("diff")
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
-@click.option("--players", "-n", type=WholeRange(2, 5), default=4, show_default=True)
+@click.option("--players", "-p", "-n", type=WholeRange(2, 5), default=4, show_default=True)
 @click.option(
     "--question",
     type=click.Choice(QUESTIONS),
@@ -151,7 +151,7 @@ def rules_diff(
     Example:
       catbox rules diff official must-follow --players 4
       catbox rules diff official czech-color-loss --players 3 --json
-      catbox rules diff official quickref-red-lead -n 2 --question paradox
+      catbox rules diff official quickref-red-lead -p 2 --question paradox
     """
     a = Ruleset.from_name(ruleset_a, players)
     b = Ruleset.from_name(ruleset_b, players)
