@@ -347,8 +347,9 @@ def ddtable_cmd(
 ) -> None:
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
-    For each seat: can it be sure never to cause a paradox, the trick points it can be sure
-    of, and the round score it can be sure of (needs its prediction). With --timeout, every
+    For each seat: can it be sure never to cause a paradox (JSON "paradox": true when it
+    can, the paradox question's answer), the trick points it can be sure of, and the
+    round score it can be sure of (needs its prediction). With --timeout, every
     seat's paradox verdict is searched first, then the trick points, then the scores; a
     value left unknown shows the range proven (lo..hi; "tricks_bounds" and
     "score_bounds" in the JSON). Ctrl-C stops at once and prints the table as far as it
