@@ -135,6 +135,39 @@ def _cells(values: int) -> list[str]:
     return [f"{c}{v}" for v in range(1, values + 1) for c in "RBYG"]
 
 
+def test_one_empty_cell_cut_by_the_time_limit_says_what_is_proved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The time limit on a cell after the statement is proved: UNKNOWN, and the first
+    finding says the statement itself is proved (the verdict line shows the statement's
+    INFEASIBLE status beside UNKNOWN); the CLI's text shows it under the verdict."""
+    calls = [0]
+
+    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+        calls[0] += 1
+        return proofs.Search("INFEASIBLE" if calls[0] < 3 else "UNKNOWN", 0.01, None)
+
+    monkeypatch.setattr(proofs, "solve_free", fake)
+    (res,) = proofs.prove("one-empty-cell", 5)
+    cells = _cells(Ruleset(players=5).values)
+    assert (res.verdict, res.status) == ("UNKNOWN", "INFEASIBLE")
+    assert res.findings == [
+        "proved: every paradox-free round leaves exactly one cell empty; only which cells "
+        "can be that one is left undecided",
+        "cells that can be the empty one (0): ",
+        "cells that are never empty (1): R1",
+        # (Y1 and G1 follow B1 by symmetry only when B1 is decided)
+        f"undecided (time limit): {' '.join(cells[1:])}",
+    ]
+    calls[0] = 0
+    code, out, _ = _run("prove", "one-empty-cell", "--players", "5")
+    assert code == 3
+    assert out.splitlines()[1] == (
+        "  proved: every paradox-free round leaves exactly one cell empty; only which "
+        "cells can be that one is left undecided"
+    )
+
+
 def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during "which cells can be empty": the statement is UNKNOWN, the cells
     decided by then are kept and the rest named "undecided (stopped by Ctrl-C)"; with
@@ -150,6 +183,10 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
     cells = _cells(Ruleset(players=5).values)
     assert res.verdict == "UNKNOWN" and not res.witnesses
     assert res.findings == [
+        # (the verdict line's solver status, INFEASIBLE, is the proved first part's: it
+        # read as a contradiction, "UNKNOWN (solver INFEASIBLE)"; user walkthrough)
+        "proved: every paradox-free round leaves exactly one cell empty; only which cells "
+        "can be that one is left undecided",
         "cells that can be the empty one (0): ",
         "cells that are never empty (4): R1 B1 Y1 G1",
         f"undecided (stopped by Ctrl-C): {' '.join(cells[4:])}",

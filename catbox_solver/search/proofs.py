@@ -298,6 +298,9 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
                 unknown.append(name)
     res.findings.append(f"cells that can be the empty one ({len(can)}): {' '.join(can)}")
     res.findings.append(f"cells that are never empty ({len(cannot)}): {' '.join(cannot) or '-'}")
+    if unknown or stopped:  # (the verdict line's solver status is the proved first part's)
+        res.findings.insert(0, "proved: every paradox-free round leaves exactly one cell "
+                            "empty; only which cells can be that one is left undecided")
     if unknown:
         res.findings.append(f"undecided (time limit): {' '.join(unknown)}")
         res.verdict = "UNKNOWN"
