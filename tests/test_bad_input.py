@@ -102,8 +102,14 @@ def test_impossible_color_states_are_errors() -> None:
         "4p official | R:........ B:........ Y:........ G:........ | 122334667 133445677 "
         "223455568 112457888 | - RBYG RBYG RBYG | lead 0 | won 0 0 0 0 | bid 3 2 3 1 | left 8"
     )
+    # no color at all is named as such (it was the count of lost colors; walkthrough)
     _one_line_error(
         ["legal", start],
+        "seat 0 has no color left: a player always keeps the color it declares, so nobody "
+        "loses all four (unless colors are lost the Czech way)",
+    )
+    _one_line_error(
+        ["legal", start.replace("official", "czech-color-loss")],
         "seat 0 has lost 4 color(s) but followed in at most 0 trick(s): a color is lost only "
         "by not following the led color",
     )

@@ -123,6 +123,15 @@ def test_overrides() -> None:
         Ruleset.from_name("official,red_lead=never,red-lead=never", 4)
     # a preset's switch overridden once is fine
     assert Ruleset.from_name("must-follow,following=free", 4) == Ruleset(players=4)
+    # a switch that does not exist, or no '=': the message names the switches
+    for spec, part in (("official,foo=bar", "foo=bar"), ("official,diagonal", "diagonal")):
+        with pytest.raises(RulesetError) as err:
+            Ruleset.from_name(spec, 4)
+        assert str(err.value) == (
+            f"bad ruleset switch {part!r} in {spec!r}: a switch is NAME=VALUE, NAME one of "
+            "red_lead, color_loss, following, interrupted_trick, adjacency, "
+            "two_player_bonus, row_order"
+        )
 
 
 def test_every_switch_value_round_trips() -> None:

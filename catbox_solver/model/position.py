@@ -863,19 +863,20 @@ def check_position(pos: Position) -> None:
     for seat in range(n):
         # a color is lost only by a follower who does not declare the led color, one at
         # most per trick it follows in
+        if not pos.colors[seat] and rules.color_loss == "led":
+            # a follower loses the led color only by declaring another, which it keeps
+            # (docs/theorems.md, last-color-kept); the Czech reading can empty the set.
+            # (Asked first: the count below named 4 lost colors, not the cause.)
+            raise PositionError(
+                f"seat {seat} has no color left: a player always keeps the color it declares, "
+                "so nobody loses all four (unless colors are lost the Czech way)"
+            )
         lost = 4 - bin(pos.colors[seat]).count("1")
         followed = _followed_in(pos, seat)
         if lost > followed:
             raise PositionError(
                 f"seat {seat} has lost {lost} color(s) but followed in at most {followed} "
                 "trick(s): a color is lost only by not following the led color"
-            )
-        if not pos.colors[seat] and rules.color_loss == "led":
-            # a follower loses the led color only by declaring another, which it keeps
-            # (docs/theorems.md, last-color-kept); the Czech reading can empty the set
-            raise PositionError(
-                f"seat {seat} has no color left: a player always keeps the color it declares, "
-                "so nobody loses all four (unless colors are lost the Czech way)"
             )
     for i, pl in enumerate(pos.trick):
         seat = (pos.leader + i) % n

@@ -195,7 +195,11 @@ class Ruleset:
             key, sep, value = part.partition("=")
             key = key.strip().lower().replace("-", "_")
             if not sep or (key not in SWITCHES and key != "row_order"):
-                raise RulesetError(f"bad ruleset switch {part!r} in {spec!r}")
+                # (the switches are named: it said only "bad ruleset switch")
+                raise RulesetError(
+                    f"bad ruleset switch {part!r} in {spec!r}: a switch is NAME=VALUE, NAME "
+                    f"one of {', '.join([*SWITCHES, 'row_order'])}"
+                )
             if key in given:
                 raise RulesetError(f"switch {key!r} given twice in {spec!r}")
             given.add(key)
