@@ -292,8 +292,9 @@ def test_text_batch_answers_name_their_line(tmp_path: Path) -> None:
     clash = "impossible: the conditions clash: --tricks-at-least 0=3, --tricks-at-least 1=4"
     assert result.stdout == f"line 1: {clash}\nline 3: {clash}\n"
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {f} line 2: ")
+    # (answers of several lines a blank line apart, as in the other commands' batches)
     two = run("exists", f"@{f}", "--count", "2").stdout.splitlines()
-    assert [x.split(": ")[0] for x in two] == ["line 1"] * 3 + ["line 3"] * 3
+    assert [x.split(": ")[0] for x in two] == ["line 1"] * 3 + [""] + ["line 3"] * 3
     assert two[0] == "line 1: exists" and two[1].startswith("line 1: witness 1: ")
     # one position: no line number
     assert run("exists", THREE_P, "--tricks-at-least", "0=3", "--tricks-at-least",

@@ -250,6 +250,29 @@ def numbered(text: str, line: int | None) -> str:
     return "\n".join(f"line {line}:" + (f" {x}" if x else "") for x in text.split("\n"))
 
 
+class Undecided:
+    """Answers the time limit left partly unknown (or cut short): the command then exits
+    with code 3 (EXIT_UNCHECKED); a batch counts them on stderr, before the lines that
+    failed (``run_positions`` says it there)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, open_: bool) -> None:
+        self.count += open_
+
+    def report(self, total: int) -> None:
+        """The batch's count on stderr, if any."""
+        if self.count:
+            click.echo(f"{self.count} of {total} lines undecided within the time limit",
+                       err=True)
+
+    def end(self) -> None:
+        """Exit code 3 if any answer was left partly unknown (after the other exits)."""
+        if self.count:
+            raise click.exceptions.Exit(EXIT_UNCHECKED)
+
+
 def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
     """The end of a batch of ``total`` lines: with lines that could not be read or whose
     question could not be answered (each reported where it stood), one summary line and

@@ -12,14 +12,12 @@ from catbox_solver.cli.common import (
     EXIT_INVALID,
     EXIT_UNCHECKED,
     Seconds,
+    Undecided,
     WholeNumber,
     WholeRange,
     echo_json,
-    end_batch,
     json_option,
-    line_error,
     main,
-    numbered,
     stopped,
     too_many_digits,
 )
@@ -154,18 +152,6 @@ def _answer_text(pos: Any, answer: Any, conds: Sequence[Any] = ()) -> str:
     return "exists\n" + "\n".join(out)
 
 
-def _show_answer(
-    pos: Any, answer: Any, as_json: bool, line: int | None = None, conds: Sequence[Any] = ()
-) -> None:
-    """Print an answer: its JSON on one line, or its text; in a batch (``line``: the
-    input line) each text line starts with "line N: ", so that the answers can be matched
-    to their input lines when one fails (its error goes to stderr)."""
-    if as_json:
-        echo_json(answer.to_json())
-    else:
-        click.echo(numbered(_answer_text(pos, answer, conds), line))
-
-
 @main.command("exists")
 @click.argument("position")
 @click.option("--no-paradox", is_flag=True, help="The round ends without a paradox.")
@@ -246,7 +232,7 @@ def exists_cmd(
       catbox exists @pos.json --score-at-least 1=6 --bonus-at-most 2=0
       catbox exists @pos.json --score 0=-2
     """
-    from catbox_solver.model.notation import at_batch_line, is_batch_argument, read_positions
+    from catbox_solver.cli.position_cmds import run_positions
     from catbox_solver.search.exists import ExistsAnswer, exists
 
     conds = build_conditions(
@@ -268,37 +254,33 @@ def exists_cmd(
             "score-at-most": score_at_most,
         },
     )
-    batch = is_batch_argument(position)
-    unread = unanswered = undecided = total = 0
-    for item in read_positions(position):
-        total += 1
-        if isinstance(item, CatboxError):
-            unread += 1
-            line_error(item, as_json)
-            continue
+    undecided = Undecided()
+    shown_by_then = ""  # Ctrl-C came: what the answer printed last holds
+
+    def answer(pos: Any) -> Any:
+        nonlocal shown_by_then
+        if shown_by_then:  # (the answer cut short by Ctrl-C is printed: now stop)
+            stopped(shown_by_then)
         try:
-            answer = exists(item, conds, count=count, time_limit=time_limit, workers=workers)
+            ans = exists(pos, conds, count=count, time_limit=time_limit, workers=workers)
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
-            # narrowed down by then, and exit code 130
-            if isinstance(e.partial, ExistsAnswer):
-                _show_answer(item, e.partial, as_json, total if batch else None, conds)
-                stopped("shown are the lines found by then" if e.partial.exists
-                        else "shown is the clash as narrowed down by then")
-            stopped()
-        except CatboxError as exc:
-            if not batch:
-                raise
-            unanswered += 1
-            line_error(at_batch_line(exc, position, total), as_json)
-            continue
-        _show_answer(item, answer, as_json, total if batch else None, conds)
-        undecided += answer.exists is None or not answer.complete
-    if batch and undecided:
-        click.echo(f"{undecided} of {total} lines undecided within the time limit", err=True)
-    end_batch(total, unread, unanswered)
-    if undecided:  # (the time limit stopped the solver: unknown, or --count cut short)
-        raise click.exceptions.Exit(EXIT_UNCHECKED)
+            # narrowed down by then, printed as the answer; then exit code 130
+            if not isinstance(e.partial, ExistsAnswer):
+                stopped()
+            shown_by_then = ("shown are the lines found by then" if e.partial.exists
+                             else "shown is the clash as narrowed down by then")
+            return e.partial
+        undecided.add(ans.exists is None or not ans.complete)
+        return ans
+
+    run_positions(
+        position, as_json, lambda pos: answer(pos).to_json(),
+        lambda pos: _answer_text(pos, answer(pos), conds), undecided=undecided,
+    )
+    if shown_by_then:
+        stopped(shown_by_then)
+    undecided.end()  # (the time limit stopped the solver: unknown, or --count cut short)
 
 
 def _proof_text(res: Any) -> str:

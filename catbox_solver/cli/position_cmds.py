@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from catbox_solver.cli.common import (
+    Undecided,
     echo_json,
     end_batch,
     json_option,
@@ -53,6 +54,7 @@ def run_positions(
     to_text: Callable[[Position], str],
     ansi: bool = False,
     number_lines: bool = True,
+    undecided: Undecided | None = None,
 ) -> int:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
@@ -64,7 +66,9 @@ def run_positions(
     batch goes on; exit code 2 at the end if any line failed. In a batch's text each line
     starts "line N: " (its input line), unless ``number_lines`` is False (output meant
     to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
-    when stdout is not a terminal. Returns the number of positions (input lines).
+    when stdout is not a terminal. ``undecided``: the answers the time limit left partly
+    unknown, counted on stderr at the end of a batch (the caller exits with code 3).
+    Returns the number of positions (input lines).
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
@@ -89,6 +93,8 @@ def run_positions(
                 click.echo("")
             line = total if batch and number_lines else None
             click.echo(numbered(out, line), color=True if ansi else None)
+    if batch and undecided is not None:
+        undecided.report(total)
     end_batch(total, unread, unanswered)
     return total
 

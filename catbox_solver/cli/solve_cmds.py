@@ -12,8 +12,8 @@ from typing import Any, TypeVar, cast
 import click
 
 from catbox_solver.cli.common import (
-    EXIT_UNCHECKED,
     Seconds,
+    Undecided,
     WholeRange,
     json_option,
     main,
@@ -23,7 +23,6 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.errors import SearchError
-from catbox_solver.model.notation import is_batch_argument
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
@@ -185,27 +184,6 @@ class _CtrlC:
                 return cast(T, e.partial)
 
 
-class _Undecided:
-    """Answers the timeout left partly unknown: the command then exits with code 3, as
-    ``exists`` and ``prove`` do (it exited 0, so a script could not tell)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def add(self, open_: bool) -> None:
-        self.count += open_
-
-    def end(self, total: int, batch: bool) -> None:
-        """After the answers: exit code 3 if any was left partly unknown (a batch says how
-        many on stderr)."""
-        if not self.count:
-            return
-        if batch:
-            click.echo(f"{self.count} of {total} lines undecided within the time limit",
-                       err=True)
-        raise click.exceptions.Exit(EXIT_UNCHECKED)
-
-
 def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """--jobs: how many of ``what`` to search at once."""
     return click.option(
@@ -295,7 +273,7 @@ def solve_cmd(
             )
         )
 
-    undecided = _Undecided()
+    undecided = Undecided()
 
     def solved(pos: Position) -> Answer:
         ans = answer(pos)
@@ -305,9 +283,10 @@ def solve_cmd(
     def text(pos: Position) -> str:
         return answer_text(pos, solved(pos), stop.why)
 
-    total = run_positions(position, as_json, lambda pos: solved(pos).to_json(), text)
+    run_positions(position, as_json, lambda pos: solved(pos).to_json(), text,
+                  undecided=undecided)
     stop.check()
-    undecided.end(total, is_batch_argument(position))
+    undecided.end()
 
 
 def _cell(value: int | None, bounds: tuple[int, int] | None, unknown: str) -> str:
@@ -375,7 +354,7 @@ def ddtable_cmd(
             quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
         )
 
-    undecided = _Undecided()
+    undecided = Undecided()
 
     def tabled(pos: Position) -> DDTable:
         t = table(pos)
@@ -391,6 +370,7 @@ def ddtable_cmd(
     def text(pos: Position) -> str:
         return table_text(tabled(pos), stop.why)
 
-    total = run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text)
+    run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text,
+                  undecided=undecided)
     stop.check()
-    undecided.end(total, is_batch_argument(position))
+    undecided.end()
