@@ -671,39 +671,59 @@ def _followed_in(pos: Position, seat: int) -> int:
 
 
 def _check_first_trick(pos: Position) -> None:
-    """With one trick played, its plays are the seats' tokens off the trick under way (an
-    impossible winner was accepted: seat 0 credited with trick 1 of 1b 2b 3b 4b). Only who
-    led it is unknown, so some seat's lead must give it to the seat that leads now (the
-    one that won it), with every follower that declared another color than the led one
-    now without the color that cost it (colors are never won back)."""
+    """With one trick played, its plays are on the board (each seat's token off the trick
+    under way); only who led it is unknown. So trick 1 and the trick under way are
+    replayed by the rules themselves from each possible lead: some lead must reach this
+    position, every play legal, the trick won by the seat that leads now and every seat's
+    colors as they are now. (An impossible first trick was accepted: seat 0 credited with
+    1b 2b 3b 4b, a red lead at trick 1, a color lost by a seat that followed suit.)"""
+    from catbox_solver.model.jsonform import colors_text
+
     rules = pos.rules
     n = rules.players
-    now = {(pos.leader + i) % n: 1 << pl.cell for i, pl in enumerate(pos.trick)}
+    now = {(pos.leader + i) % n: pl for i, pl in enumerate(pos.trick)}
     first: list[Play] = []
     for seat in range(n):
-        ((color, value),) = cells_of(pos.owners[seat] & ~now.get(seat, 0))
+        here = 1 << now[seat].cell if seat in now else 0
+        ((color, value),) = cells_of(pos.owners[seat] & ~here)
         first.append(Play(value, color))
-    wins = False
+    hands = [
+        [*pos.hands[s], first[s].value, *([now[s].value] if s in now else [])]
+        for s in range(n)
+    ]
+    problem = ""
     for start in range(n):
         order = [(start + i) % n for i in range(n)]
         if order[trick_winner_index([first[s] for s in order])] != pos.leader:
             continue
-        wins = True
-        led = first[start].color
-        if all(
-            first[s].color == led
-            or not pos.colors[s] >> (led if rules.color_loss == "led" else first[s].color) & 1
-            for s in order[1:]
+        p = Position(rules, [0] * n, pos.neutral, [sorted(h) for h in hands],
+                     [ALL_COLORS] * n, start, (), [0] * n, pos.predictions, rules.tricks,
+                     validate=False)
+        why = ""
+        for trick, seats, plays in (
+            (1, order, [first[s] for s in order]),
+            (2, [(pos.leader + i) % n for i in range(len(pos.trick))], list(pos.trick)),
         ):
-            return
-    plays = ", ".join(f"seat {s} {first[s].text}" for s in range(n))
-    why = (
-        "with every lead that gives it to that seat, a follower that declared another "
-        "color than the led one still has the color that cost it"
-        if wins else "whoever led it, another seat wins it"
-    )
+            for seat, play in zip(seats, plays, strict=True):
+                reason = p.why_illegal(play)
+                if reason is not None:
+                    why = f"{play.text} by seat {seat} in trick {trick} is not legal then: " + (
+                        RULE_TEXT[reason])
+                    break
+                p = p.after(play)
+            if why:
+                break
+        if not why:
+            if p.colors == pos.colors:
+                return
+            seat = next(s for s in range(n) if p.colors[s] != pos.colors[s])
+            why = (f"seat {seat} would have colors {colors_text(p.colors[seat]) or '-'}, not "
+                   f"{colors_text(pos.colors[seat]) or '-'}")
+        problem = problem or f"with seat {start} leading it, {why}"
+    listed = ", ".join(f"seat {s} {first[s].text}" for s in range(n))
     raise PositionError(
-        f"seat {pos.leader} leads, so it won trick 1 ({plays}), but {why}"
+        f"seat {pos.leader} leads, so it won trick 1 ({listed}), but "
+        + (problem or "whoever led it, another seat wins it")
     )
 
 
