@@ -307,6 +307,26 @@ def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> No
         assert partial.to_json() == {
             "exists": False, "clash": clash, "minimal": False, "reason": reason
         }
+    # Ctrl-C between two trials, outside any solve (a plain KeyboardInterrupt): kept too
+    from ortools.sat.python import cp_model
+
+    _ctrl_c_at_solve(monkeypatch, 99)
+    real_add = cp_model.CpModel.add_assumptions
+    adds = [0]
+
+    def add(self: Any, lits: Any) -> None:
+        adds[0] += 1
+        if adds[0] == 3:  # (the question's, the first trial's, then the second trial's)
+            raise KeyboardInterrupt
+        real_add(self, lits)
+
+    monkeypatch.setattr(cp_model.CpModel, "add_assumptions", add)
+    with pytest.raises(Interrupted) as caught:
+        exists_mod.exists(pos, P5_CONDITIONS, workers=1)
+    partial = caught.value.partial
+    assert isinstance(partial, ExistsAnswer)
+    assert (partial.clash, partial.minimal, partial.reason) == (P5_NAMES, False, reason)
+    monkeypatch.setattr(cp_model.CpModel, "add_assumptions", real_add)
     # (with no Ctrl-C: the same two conditions, minimal)
     _ctrl_c_at_solve(monkeypatch, 99)
     ans = exists_mod.exists(pos, P5_CONDITIONS, workers=1)

@@ -646,6 +646,7 @@ def _clash(
         core = list(range(len(conditions)))
     model = rm.model
     minimal = True
+    stopped = False
     try:
         for i in list(core):
             if len(core) == 1:  # (no conditions at all always have a continuation)
@@ -657,14 +658,13 @@ def _clash(
             trial = [k for k in core if k != i]
             model.clear_assumptions()
             model.add_assumptions([assumptions[k] for k in trial])
-            try:
-                status = solve_cp(make_solver(workers, remaining), model)
-            except KeyboardInterrupt:
-                return [conditions[k].name for k in sorted(core)], False, True
+            status = solve_cp(make_solver(workers, remaining), model)
             if status == cp_model.INFEASIBLE:
                 core = trial
             elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 minimal = False  # (undecided: the condition stays, maybe not needed)
+    except KeyboardInterrupt:  # Ctrl-C in a trial solve (Interrupted), or between two
+        minimal, stopped = False, True
     finally:
         model.clear_assumptions()
-    return [conditions[k].name for k in sorted(core)], minimal, False
+    return [conditions[k].name for k in sorted(core)], minimal, stopped
