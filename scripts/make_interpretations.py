@@ -39,7 +39,8 @@ position that `catbox rules diff` found (fewest cards left in hands, then fewest
 over the positions it searched), with its picture (`catbox render`) and its terminal
 rendering (`catbox show`). "No difference" covers only the deals and tricks left it was
 asked to search; with `--timeout`, a search the clock stops before every deal was tried
-answers "unknown" (`"differ": null`), not "no difference".
+answers "unknown" (`"differ": null`, exit code 3), not "no difference"; two names for one
+ruleset are answered at once (`"same": true`).
 
 This page is written by `python scripts/make_interpretations.py`; `tests/test_readings.py`
 checks that every position below still distinguishes its two readings.

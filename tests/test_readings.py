@@ -138,18 +138,41 @@ def test_a_diff_out_of_time_is_not_a_no() -> None:
     runner = CliRunner()
     args = ["rules", "diff", "official", "czech-color-loss", "-n", "3", "--timeout", "0"]
     result = runner.invoke(main, [*args, "--json"])
-    assert result.exit_code == 0  # (an answer, unknown, as exists gives it)
+    assert result.exit_code == 3  # (unknown: as exists, prove and solve; it was 0)
     assert json.loads(result.stdout) == {
         "differ": None, "question": "legal", "bound": {"cards": 0, "tricks_left": 0},
         "positions_checked": 0, "reason": "out of time (--timeout)",
     }
     result = runner.invoke(main, [*args, "--quiet"])
-    assert result.exit_code == 0  # (an answer, unknown, as exists gives it)
+    assert result.exit_code == 3
     assert result.stdout == (
         "unknown: out of time (--timeout) with no difference found up to size 0 cards / 0 "
         "trick(s) left (0 positions checked, not every one of the 30 deals per level up to "
         "2 tricks left)\n"
     )
+
+
+def test_one_ruleset_under_two_names_is_answered_at_once() -> None:
+    """Two names for one ruleset: no difference at any size, without a search (it
+    searched for seconds, then said "no difference up to" a bound); two that differ in a
+    switch still search, even one that changes nothing here (not the diff's to know)."""
+    a = Ruleset(players=3)
+    same = diff_rulesets(a, Ruleset.from_name("official,red_lead=exception", 3), "paradox")
+    assert same == NoDifference("paradox", (27, 8), 0, same=True)
+    other = diff_rulesets(a, Ruleset(players=3, adjacency="diagonal"), "legal", deals=2,
+                          max_tricks_left=1)
+    assert isinstance(other, NoDifference) and not other.same and other.positions_checked
+    runner = CliRunner()
+    args = ["rules", "diff", "official", "Official,Red-Lead=exception", "-p", "3"]
+    result = runner.invoke(main, args)
+    assert (result.exit_code, result.stdout) == (0, (
+        "no difference: official and official are the same ruleset for 3 players (nothing "
+        "to search)\n"
+    ))
+    assert json.loads(runner.invoke(main, [*args, "--json"]).stdout) == {
+        "differ": False, "question": "legal", "bound": {"cards": 27, "tricks_left": 8},
+        "positions_checked": 0, "same": True,
+    }
 
 
 def test_diff_needs_same_player_count_and_known_question() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from catbox_solver.cli.common import (
+    EXIT_UNCHECKED,
     Seconds,
     WholeNumber,
     WholeRange,
@@ -145,7 +146,9 @@ def rules_diff(
     Smallest means fewest cards left in hands, then fewest tricks left. Positions are
     searched from the last trick backwards over seeded deals; every line of play from each
     searched trick start is walked under both readings. Rulesets are preset names with
-    optional overrides (official,following=must-follow).
+    optional overrides (official,following=must-follow). Two names for one ruleset are
+    answered at once. Exit code 0 with an answer (a difference, or none within the
+    bounds), 3 when --timeout left it unknown, 2 on bad input.
 
     \b
     Example:
@@ -206,7 +209,11 @@ def rules_diff(
             "bound": {"cards": cards, "tricks_left": left},
             "positions_checked": result.positions_checked,
             **({"reason": "out of time (--timeout)"} if result.out_of_time else {}),
+            **({"same": True} if result.same else {}),
         })
+    elif result.same:
+        click.echo(f"no difference: {a.name} and {b.name} are the same ruleset for "
+                   f"{players} players (nothing to search)")
     elif result.out_of_time:
         click.echo(
             f"unknown: out of time (--timeout) with no difference found up to size {cards} "
@@ -220,3 +227,5 @@ def rules_diff(
             f"({result.positions_checked} positions checked, {deals} deals per level, "
             f"at most {max_tricks_left} tricks left)"
         )
+    if result.out_of_time:  # (unknown exits with 3, as exists, prove and solve do; was 0)
+        raise click.exceptions.Exit(EXIT_UNCHECKED)
