@@ -23,6 +23,7 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.model.numbers import shown, whole_number
+from catbox_solver.model.position import cell_bit
 from catbox_solver.search.interrupt import Interrupted
 
 
@@ -125,7 +126,7 @@ def _answer_text(pos: Any, answer: Any, conds: Sequence[Any] = ()) -> str:
         notes = [
             f"note: {c.name}: that cell holds a token already" for c in conds
             if c.kind == "empty" and c.name in answer.clash
-            and (pos.used >> ((c.cell[0] - 1) * 4 + c.cell[1])) & 1
+            and pos.used & cell_bit(*c.cell)
         ]
         if not answer.minimal:
             notes.append(f"note: {answer.reason}")
