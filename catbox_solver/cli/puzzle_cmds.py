@@ -171,7 +171,8 @@ def _known_positions(out: Path) -> set[str]:
 
 @puzzle.command("generate")
 @click.option("--theme", type=click.Choice(THEMES), required=True, help="Puzzle theme.")
-@click.option("--players", "-p", type=WholeRange(2, 5), default=4, show_default=True)
+@click.option("--players", "-p", type=WholeRange(2, 5), default=4, show_default=True,
+              help="Number of players (2-5); one count a run (run again for others).")
 @click.option("--count", type=WholeRange(1, 10_000), default=10, show_default=True)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Same seed, same puzzles.")

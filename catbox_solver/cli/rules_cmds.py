@@ -111,7 +111,8 @@ def _answer_json(answer: object) -> Any:
 @rules.command("diff")
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
-@click.option("--players", "-p", "-n", type=WholeRange(2, 5), default=4, show_default=True)
+@click.option("--players", "-p", "-n", type=WholeRange(2, 5), default=4, show_default=True,
+              help="Number of players (2-5).")
 @click.option(
     "--question",
     type=click.Choice(QUESTIONS),
