@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
@@ -329,14 +329,22 @@ def _read_row(
     return owners, neutral
 
 
-def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
+def _tokens(
+    rows: Iterable[tuple[int, str, int | None]], rules: Ruleset, name: str | None
+) -> tuple[list[int], int]:
+    """The tokens of board rows (color, cells, column of the cells or None), each read by
+    :func:`_read_row`: owner masks per seat and the neutral mask."""
     owners = [0] * rules.players
     neutral = 0
-    for color, cells, cells_col in _board_rows(field, "board"):
-        row_owners, row_neutral = _read_row(color, cells, rules, "board", cells_col)
+    for color, cells, cells_col in rows:
+        row_owners, row_neutral = _read_row(color, cells, rules, name, cells_col)
         owners = [a | b for a, b in zip(owners, row_owners, strict=True)]
         neutral |= row_neutral
     return owners, neutral
+
+
+def _parse_board(field: _Field, rules: Ruleset) -> tuple[list[int], int]:
+    return _tokens(_board_rows(field, "board"), rules, "board")
 
 
 def board_rows(text: str) -> dict[str, str]:
@@ -355,13 +363,7 @@ def board_tokens(rows: dict[str, str], rules: Ruleset) -> tuple[list[int], int]:
     """The tokens of board rows ``{"R": cells, ...}`` (all four) as the notation reads
     them: owner masks per seat and the neutral mask (:func:`cell_bit`); a row that does
     not fit ``rules`` is a NotationError or PositionError naming it."""
-    owners = [0] * rules.players
-    neutral = 0
-    for color, ch in enumerate(COLOR_CHARS):
-        row_owners, row_neutral = _read_row(color, rows[ch], rules, None, None)
-        owners = [a | b for a, b in zip(owners, row_owners, strict=True)]
-        neutral |= row_neutral
-    return owners, neutral
+    return _tokens(((c, rows[ch], None) for c, ch in enumerate(COLOR_CHARS)), rules, None)
 
 
 def _parse_hands(field: _Field, rules: Ruleset) -> list[list[int]]:
