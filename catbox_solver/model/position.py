@@ -688,7 +688,7 @@ def _check_first_trick(pos: Position) -> None:
         ((color, value),) = cells_of(pos.owners[seat] & ~here)
         first.append(Play(value, color))
     hands = [
-        [*pos.hands[s], first[s].value, *([now[s].value] if s in now else [])]
+        sorted([*pos.hands[s], first[s].value, *([now[s].value] if s in now else [])])
         for s in range(n)
     ]
     problem = ""
@@ -696,7 +696,7 @@ def _check_first_trick(pos: Position) -> None:
         order = [(start + i) % n for i in range(n)]
         if order[trick_winner_index([first[s] for s in order])] != pos.leader:
             continue
-        p = Position(rules, [0] * n, pos.neutral, [sorted(h) for h in hands],
+        p = Position(rules, [0] * n, pos.neutral, hands,
                      [ALL_COLORS] * n, start, (), [0] * n, pos.predictions, rules.tricks,
                      validate=False)
         why = ""
