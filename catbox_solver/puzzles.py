@@ -1079,15 +1079,14 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
                          "would be safe.")
         right = next(v.play for v in sol.verdicts if v.correct)
         if right not in other and right in start.legal_plays():
-            words.append(_fails_without_exception(pz, right))
+            words.append(_fails_without_exception(pz, start, right))
     return " ".join(words)
 
 
-def _fails_without_exception(pz: Puzzle, play: Play) -> str:
+def _fails_without_exception(pz: Puzzle, start: Position, play: Play) -> str:
     """Why ``play``, safe with the red-lead exception, is not without it: the quickest
-    forced paradox under the quick-reference reading, and whether it is a lead of red
-    before red is broken (the exception's case)."""
-    start = _without_exception(pz.position)
+    forced paradox from ``start`` (the puzzle under the quick-reference reading), and
+    whether it is a lead of red before red is broken (the exception's case)."""
     forced = quickest_paradox(start.after(play), pz.seat)
     if forced is None:  # pragma: no cover - the search said the play is not safe
         raise SearchError(f"bug: {play.text} is safe without the exception after all")
