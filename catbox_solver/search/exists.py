@@ -600,6 +600,7 @@ def _cut_short(lines: list[tuple[Play, ...]], count: int, by: str, t0: float) ->
         seconds=time.perf_counter() - t0,
     )
 
+
 def exists(
     pos: Position,
     conditions: Sequence[Condition] = (),
