@@ -228,40 +228,6 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
     assert caught.value.partial == []
 
 
-def test_exists_keeps_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C while more witness lines are looked for: Interrupted with an answer holding
-    the lines found (each replays legally), none: partial None."""
-    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
-    real = exists_mod.solve_cp
-    calls = [0]
-
-    def cut_at_third(solver: Any, model: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 3:
-            raise Interrupted(None)
-        return real(solver, model)
-
-    monkeypatch.setattr(exists_mod, "solve_cp", cut_at_third)
-    with pytest.raises(Interrupted) as caught:
-        Questions(pos).ask([no_paradox()], count=5)
-    partial = caught.value.partial
-    assert isinstance(partial, ExistsAnswer) and partial.exists is True
-    assert len(partial.lines) == 2 and partial.lines[0] != partial.lines[1]
-    # not called complete: 2 of the 5 asked for (it said "complete": true; review)
-    reason = "Ctrl-C stopped the search for more lines after 2 of the 5 asked for: more may exist"
-    assert (partial.complete, partial.reason) == (False, reason)
-    assert (partial.to_json()["complete"], partial.to_json()["reason"]) == (False, reason)
-    for line in partial.lines:
-        end = pos
-        for play in line:
-            end = end.play(play)
-        assert end.is_over and not end.is_paradox
-    calls[0] = 2
-    with pytest.raises(Interrupted) as caught:
-        Questions(pos).ask([no_paradox()], count=5)
-    assert caught.value.partial is None
-
-
 def _ctrl_c_at_solve(monkeypatch: pytest.MonkeyPatch, k: int) -> list[int]:
     """From now on the k-th CP-SAT solve of ``exists`` is stopped by Ctrl-C, and the
     solver's own core is the whole set (so that every condition gets a trial solve)."""
@@ -281,6 +247,31 @@ def _ctrl_c_at_solve(monkeypatch: pytest.MonkeyPatch, k: int) -> list[int]:
         cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
     )
     return calls
+
+
+def test_exists_keeps_the_lines_found_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while more witness lines are looked for: Interrupted with an answer holding
+    the lines found (each replays legally), none: partial None."""
+    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
+    calls = _ctrl_c_at_solve(monkeypatch, 3)
+    with pytest.raises(Interrupted) as caught:
+        Questions(pos).ask([no_paradox()], count=5)
+    partial = caught.value.partial
+    assert isinstance(partial, ExistsAnswer) and partial.exists is True
+    assert len(partial.lines) == 2 and partial.lines[0] != partial.lines[1]
+    # not called complete: 2 of the 5 asked for (it said "complete": true; review)
+    reason = "Ctrl-C stopped the search for more lines after 2 of the 5 asked for: more may exist"
+    assert (partial.complete, partial.reason) == (False, reason)
+    assert (partial.to_json()["complete"], partial.to_json()["reason"]) == (False, reason)
+    for line in partial.lines:
+        end = pos
+        for play in line:
+            end = end.play(play)
+        assert end.is_over and not end.is_paradox
+    calls[0] = 2
+    with pytest.raises(Interrupted) as caught:
+        Questions(pos).ask([no_paradox()], count=5)
+    assert caught.value.partial is None
 
 
 def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
