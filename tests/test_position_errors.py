@@ -387,6 +387,20 @@ class _Replay:
         return True
 
 
+def _trick_one_cards(pos: Position) -> dict[int, tuple[int, int]]:
+    """Each seat's (value, color) in trick 1 of a position with one trick played: its one
+    token off the trick under way."""
+    n = pos.rules.players
+    now = {(pos.leader + i) % n: pl for i, pl in enumerate(pos.trick)}
+    card = {}
+    for seat in range(n):
+        bits = pos.owners[seat] & ~(cell_bit(now[seat].value, now[seat].color)
+                                    if seat in now else 0)
+        (i,) = [b for b in range(40) if bits >> b & 1]
+        card[seat] = (i // 4 + 1, i % 4)
+    return card
+
+
 def _reaches(pos: Position) -> bool:
     """Written apart from the library: does some lead of trick 1 (its plays read off the
     board) reach ``pos`` by legal plays (:class:`_Replay`), the trick won by the seat that
@@ -394,11 +408,7 @@ def _reaches(pos: Position) -> bool:
     legally too, and the colors as in ``pos``?"""
     n = pos.rules.players
     now = {(pos.leader + i) % n: (pl.value, pl.color) for i, pl in enumerate(pos.trick)}
-    card = {}
-    for seat in range(n):
-        bits = pos.owners[seat] & ~(cell_bit(*now[seat]) if seat in now else 0)
-        (i,) = [b for b in range(40) if bits >> b & 1]
-        card[seat] = (i // 4 + 1, i % 4)
+    card = _trick_one_cards(pos)
     for start in range(n):
         game = _Replay(pos.rules, pos.neutral, {
             s: [*pos.hands[s], card[s][0], *([now[s][0]] if s in now else [])]
@@ -433,11 +443,7 @@ def test_trick_one_is_checked_exactly(color_loss: str, red_lead: str) -> None:
                 assert position_from_notation(position_to_notation(pos)) == pos
                 assert _reaches(pos)
                 now = {(pos.leader + i) % players: pl for i, pl in enumerate(pos.trick)}
-                first = {}
-                for s in range(players):
-                    bits = pos.owners[s] & ~(cell_bit(now[s].value, now[s].color)
-                                             if s in now else 0)
-                    first[s] = next(i for i in range(40) if bits >> i & 1) % 4
+                first = {s: color for s, (_, color) in _trick_one_cards(pos).items()}
                 for lead in range(players):
                     lost = [0] * players
                     for s in range(players):
