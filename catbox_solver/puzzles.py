@@ -842,13 +842,21 @@ _TITLES = {
     "avoid-paradox": ("Only one way out", "Mind the gap", "Stay in the box", "One safe card"),
     "force-paradox": ("Close the box", "Leave them nothing", "Shut the last door",
                       "No cell for you"),
-    "red-lead": ("Red is not broken", "Trump waits", "The red lead", "Red under lock"),
-    "red-lead-exception": ("Nothing but red", "The red-lead exception", "Red by necessity",
-                           "When red must be led"),
+    # the red-lead themes take their titles from _RED_TITLES, by what decides the puzzle
     "exact-bid": ("Just enough tricks", "Keep your word", "Not one trick too many",
                   "The bid comes first"),
     "empty-square": ("The empty square", "One cell stays empty", "Two players, one gap",
                      "Which cell stays free"),
+}
+# the red-lead themes' titles by what decides the puzzle (one list for both themes, red
+# titles on puzzles answered with green misled: audit of session 32): the leader has
+# nothing but red to lead; the answer changes without the exception; the safe play is red
+_RED_TITLES = {
+    "only-red": ("Nothing but red", "Red by necessity", "The red-lead exception",
+                 "Red is not broken"),
+    "exception": ("The red-lead exception", "When red must be led", "Red is not broken",
+                  "Red under lock"),
+    "breaks": ("Red is not broken", "The first red", "Red under lock", "Who breaks red?"),
 }
 _EXCEPTION_HINT = ("Red may not be led before someone breaks it, unless the leader has no "
                    "other legal play.")
@@ -1032,14 +1040,16 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
     return " ".join(parts)
 
 
-def _first_exception_lead(pos: Position, line: Sequence[Play]) -> tuple[int, int] | None:
+def _first_exception_lead(
+    pos: Position, line: Sequence[Play]
+) -> tuple[tuple[Play, ...], Play] | None:
     """The first lead of red before red is broken along ``line`` (one the red-lead
-    exception allows): (seat, trick number), or None."""
-    for play in line:
+    exception allows): the plays of the line before it and the lead itself, or None."""
+    for i, play in enumerate(line):
         events: Counter[str] = Counter()
         count_play_events(pos, play, events)  # (the rule events' own test of such a lead)
         if events["red_lead_exception"]:
-            return pos.to_move, _trick_no(pos)
+            return tuple(line[:i]), play
         pos = pos.after(play)
     return None
 
@@ -1056,12 +1066,17 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
     else:
         for v in sorted(sol.verdicts, key=lambda w: not w.correct):
             at = _first_exception_lead(pos, v.line)
-            if at is not None:
-                seat, trick = at
-                who = "you" if seat == pz.seat else f"seat {seat}"
-                words.append(f"After {v.play.text}, {who} must lead red in trick {trick} "
-                             "before red is broken, which only the red-lead exception "
-                             "allows.")
+            if at is not None and at[0]:
+                # (the point of the line where it happens, not the play alone: "after 6g,
+                # you must lead red" read as forced, and other answers to 6g break red
+                # first: audit of session 32)
+                before, lead = at
+                there = replay_line(pos, before)
+                who = ("you have" if there.to_move == pz.seat
+                       else f"seat {there.to_move} has")
+                words.append(f"After {_plays_text(before)}, {who} only red to lead in "
+                             f"trick {_trick_no(there)}, with red not broken: only the "
+                             f"red-lead exception allows {lead.text}.")
                 break
     other = _safe_without_exception(pos)
     if other is not None:
@@ -1240,7 +1255,7 @@ def _generate(
             pz = replace(
                 draft,
                 id=f"{theme}-{players}p-{digest}",
-                title=f"{rng.choice(_TITLES[theme])} ({players} players)",
+                title=f"{_title(theme, point, pos, rng)} ({players} players)",
                 answer=sol.correct_plays,
                 value=sol.value,
                 hint=hint,
@@ -1250,6 +1265,15 @@ def _generate(
             pz = replace(pz, explanation=_explain(theme, pz, sol))
             yield pz
             break  # one puzzle per dealt round keeps the collection varied
+
+
+def _title(theme: str, point: str | None, pos: Position, rng: random.Random) -> str:
+    """A generated puzzle's title, drawn from its theme's four (the red-lead themes: the
+    four that fit what decides it, ``point`` of :func:`_red_lead_point`)."""
+    titles = _TITLES.get(theme)
+    if titles is None:
+        titles = _RED_TITLES["only-red" if _only_red_to_lead(pos) else str(point)]
+    return rng.choice(titles)
 
 
 def _score_tradeoff(sol: Solution) -> bool:

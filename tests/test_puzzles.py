@@ -501,8 +501,35 @@ def test_red_lead_puzzles_say_what_they_turn_on() -> None:
         generate("red-lead-exception", 3, 1, ruleset="quickref-red-lead")
 
 
-_LEADS_RED = re.compile(r"After (\w+), (you|seat (\d)) must lead red in trick (\d) before red "
-                        r"is broken, which only the red-lead exception allows\.")
+def test_red_lead_titles_say_nothing_false() -> None:
+    """Generated red-lead titles came from one list of four, so "Nothing but red" and "Red
+    by necessity" stood on puzzles answered with a green play, and on a follower's play.
+    Each title's claim is checked here on the position itself: nothing but red to lead,
+    or a red answer."""
+    pzs = [*itertools.islice(generate("red-lead", 3, 1), 5),
+           *itertools.islice(generate("red-lead", 4, 1), 3),
+           *itertools.islice(generate("red-lead-exception", 4, 2), 3)]
+    only_red = {"Nothing but red", "Red by necessity"}
+    red_answer = {"The first red", "Who breaks red?"}
+    seen = set()
+    for pz in pzs:
+        title = pz.title.removesuffix(f" ({pz.players} players)")
+        seen.add(title)
+        pos = pz.position
+        plays = pos.legal_plays()
+        if title in only_red:
+            assert not pos.trick and not pos.red_broken, pz.id
+            assert {p.color for p in plays} == {0}, pz.id
+        if title in red_answer:
+            assert [p.color for p in pz.plays] == [0] and "exception" not in pz.tags, pz.id
+        if title in ("Trump waits", "The red lead"):  # (the old list: gone)
+            raise AssertionError(pz.id)
+    assert seen & only_red and seen & red_answer, seen
+
+
+_LEADS_RED = re.compile(r"After ([\w ]+), (you have|seat (\d) has) only red to lead in trick "
+                        r"(\d), with red not broken: only the red-lead exception allows "
+                        r"(\w+)\.")
 _QUICKREF = re.compile(r"Under the quick-reference reading, with no exception, (?:the safe "
                        r"plays? would be ([\w ,or]+) instead|(no play would be safe)|(you "
                        r"would have no legal play: a paradox on the spot))\.")
@@ -532,17 +559,21 @@ def _check_exception_words(pz: Puzzle) -> int:
         checked += 1
     lead = _LEADS_RED.search(pz.explanation)
     if lead is not None:
-        play, who, seat, trick = lead.groups()
-        verdict = {v.play.text: v for v in solve_puzzle(pz).verdicts}[play]
-        at, p = pos, None
-        for p in verdict.line:
-            if not at.trick and p.color == 0 and not at.red_broken:
-                break
-            at = at.after(p)
-        assert p is not None and not at.trick and not at.red_broken
-        assert at.to_move == (pz.seat if who == "you" else int(seat))
+        before, who, seat, trick, card = lead.groups()
+        # the plays named are the start of a line of the solution (one play alone read as
+        # forcing the lead: audit of session 32), and replay legally to the lead
+        lines = [v.line for v in solve_puzzle(pz).verdicts]
+        texts = before.split()
+        assert any([q.text for q in line[:len(texts) + 1]] == [*texts, card]
+                   for line in lines), (texts, card)
+        at = pos
+        for text in texts:
+            at = at.play(text)
+        assert not at.trick and not at.red_broken
+        assert at.to_move == (pz.seat if who == "you have" else int(seat))
         assert str(at.tricks_played + 1) == trick
         assert {q.color for q in at.legal_plays()} == {0}  # nothing but red to lead
+        assert at.play(card).red_broken
         checked += 1
     fails = _FAILS.search(pz.explanation)
     if fails is not None:
