@@ -710,10 +710,13 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                     if kind == "best-score" and trick_vals[play] > min(good_tricks):
                         tempting = True
                 if kind == "best-score":
-                    note += f" ({counted(trick_vals[play], 'trick point')}"
-                    if not ok and trick_vals[play] == best_tricks:
-                        note += ", the most"
-                    note += ")"
+                    # (the trick game's own value after the play, not the trick points of
+                    # the score's line: "2 points guaranteed (1 trick point)" beside a line
+                    # of 2 tricks and no bonus read as 1 trick and a bonus of 1: audit of
+                    # session 32)
+                    most = ", the most" if not ok and trick_vals[play] == best_tricks else ""
+                    note += (f" (playing for tricks alone: "
+                             f"{counted(trick_vals[play], 'trick point')} guaranteed{most})")
                 if final.paradox_by == hero:
                     note += "; you cause a paradox on the way"
                 elif final.paradox_by is not None:
