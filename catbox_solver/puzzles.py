@@ -31,7 +31,7 @@ from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.game import count_play_events
 from catbox_solver.model.notation import position_from_notation, position_to_notation
-from catbox_solver.model.numbers import check_int, check_seconds, counted
+from catbox_solver.model.numbers import check_int, check_seconds, counted, is_whole
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
@@ -1189,6 +1189,8 @@ def generate(
         raise PuzzleError(f"exclude is a set of position notations, not {exclude!r}")
     if max_rounds is not None:
         check_int(max_rounds, "max_rounds", 1)
+    if not is_whole(seed):  # (None, "x" or 1.5 seeded a stream of their own, as a number)
+        raise PuzzleError(f"seed must be a whole number, not {seed!r}")
     if theme == "empty-square" and players != 2:
         raise PuzzleError("the empty-square theme is a 2-player theme (--players 2)")
     if theme == "exact-bid" and players == 2:

@@ -412,6 +412,9 @@ def test_generator_rejects_bad_themes() -> None:
         next(generate("empty-square", 4, 1))
     with pytest.raises(PuzzleError, match="the exact-bid theme is for 3-5 players"):
         next(generate("exact-bid", 2, 1))
+    for seed in (None, "7", 1.5, True):  # (each seeded a stream of its own, unchecked)
+        with pytest.raises(PuzzleError, match=f"seed must be a whole number, not {seed!r}"):
+            generate("avoid-paradox", 4, seed)  # type: ignore[arg-type]
 
 
 def test_notation_of_curated_positions_is_canonical() -> None:
