@@ -100,16 +100,22 @@ def test_a_puzzle_out_of_time_is_not_checked_and_the_rest_go_on(tmp_path: Path) 
     assert [p["id"] for p in data["puzzles"]] == [quick] and data["wrong"] == []
     assert data["unchecked"] == [{
         "id": slow, "file": str(tmp_path / f"{slow}.toml"),
-        "reason": f"{tmp_path / slow}.toml: the search ran out of time (--timeout)",
+        "reason": "the search ran out of time (--timeout)",  # (the file: its own field)
     }]
     assert (code, err) == (3, "")
     code, out, _ = _run("puzzle", "solve", str(tmp_path), "--timeout", "0", "--no-board")
     assert code == 3
-    assert f"Stored answer: not checked: {tmp_path / slow}.toml: the search ran out of " \
-           "time (--timeout)" in out
+    # the file is named once, in the heading (the reason named it again)
+    assert f"== {slow}: Only one way out (4 players)  ({tmp_path / slow}.toml)\nStored answer: " \
+           "not checked: the search ran out of time (--timeout)\n" in out
     assert out.rstrip().splitlines()[-2:] == [
-        "2 puzzles: every stored answer checked is right",
+        "2 puzzles: the 1 stored answer checked is right",
         f"1 of 2 not checked (out of time): {slow}",
+    ]
+    code, out, _ = _run("puzzle", "solve", str(tmp_path / f"{slow}.toml"), "--timeout", "0")
+    assert code == 3  # (none checked: this said "every stored answer checked is right")
+    assert out.rstrip().splitlines()[-2:] == [
+        "1 puzzle: none checked", f"1 of 1 not checked (out of time): {slow}",
     ]
     text = FIG34.read_text(encoding="utf-8").replace('answer = ["4r"]', 'answer = ["7r"]')
     (tmp_path / "wrong.toml").write_text(text, encoding="utf-8")

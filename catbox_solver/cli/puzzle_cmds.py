@@ -125,9 +125,12 @@ def solve_cmd(
         try:
             sol = solve_puzzle(pz, timeout)
         except PuzzleTimeout as exc:
-            unchecked.append((pz, str(exc)))
+            # (the library's message names the puzzle, which the heading and the JSON's
+            # "file" already do: it was said twice)
+            why = str(exc).removeprefix(f"{pz.path if pz.path is not None else pz.id}: ")
+            unchecked.append((pz, why))
             if not as_json:
-                click.echo(f"{_heading(pz)}\nStored answer: not checked: {exc}\n")
+                click.echo(f"{_heading(pz)}\nStored answer: not checked: {why}\n")
             continue
         solutions.append(sol)
         if not as_json:
@@ -152,8 +155,11 @@ def solve_cmd(
             click.echo(f"{len(wrong)} of {n} stored answers wrong: {', '.join(wrong)}")
         elif not late:
             click.echo(f"{counted(n, 'puzzle')}: every stored answer is right")
-        else:
-            click.echo(f"{counted(n, 'puzzle')}: every stored answer checked is right")
+        elif solutions:
+            click.echo(f"{counted(n, 'puzzle')}: the {counted(len(solutions), 'stored answer')}"
+                       f" checked {'is' if len(solutions) == 1 else 'are'} right")
+        else:  # (this said "every stored answer checked is right" with none checked)
+            click.echo(f"{counted(n, 'puzzle')}: none checked")
         if late:
             click.echo(f"{len(late)} of {n} not checked (out of time): {', '.join(late)}")
     if wrong:
