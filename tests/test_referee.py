@@ -438,7 +438,9 @@ def test_wrong_scores_tricks_totals_and_winners() -> None:
                                                            read.line("totals"))
     verdict, read, _ = verdict_of(dataclasses.replace(record, winners=(3,)))
     assert (verdict.rule, verdict.line) == ("wrong score", read.line("winners"))
-    assert verdict.message == "the winners are seats 2, the record says 3"
+    assert verdict.message == "seat 2 won the game, the record says seat 3"
+    verdict, _, _ = verdict_of(dataclasses.replace(record, winners=(0, 2, 3)))
+    assert verdict.message == "seat 2 won the game, the record says seats 0, 2 and 3"
 
 
 def test_a_game_not_over_has_no_winners() -> None:
