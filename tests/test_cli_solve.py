@@ -359,6 +359,11 @@ def test_solve_batch_goes_on_past_a_line_it_cannot_answer(tmp_path: Path) -> Non
     assert lines[1] == {"error": f"{f} line 2: the prediction of seat 2 is unknown: the "
                                  "score question needs it"}
     assert (code, err) == (2, "error: 1 of 2 lines could not be answered\n")
+    # with a line that cannot be read as well, one summary (it said "1 lines")
+    f.write_text(f.read_text() + "{bad\n")
+    code, out, err = _run("solve", f"@{f}", "--hero", "2", "--question", "score", "--json")
+    assert (code, err.splitlines()[-1]) == (
+        2, "error: 1 of 3 lines could not be read, 1 line could not be answered")
 
 
 def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
@@ -390,7 +395,8 @@ def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     from catbox_solver.cli import common
     from catbox_solver.search import dd
 
-    note = "compiling the search core (first use after an install: about 40 s; it is kept "
+    note = ("compiling the search core (first use after an install: 40 s to 2 minutes; it is "
+            "kept ")
     text = position_to_notation(_late(3, 1))
     monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     calls: list[int] = []

@@ -281,10 +281,11 @@ def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
         return
     parts = []
     if unread:
-        parts.append(f"{unread} of {total} lines could not be read")
+        parts.append(f"{unread} of {counted(total, 'line')} could not be read")
     if unanswered:
         of = "" if unread else f" of {total}"
-        parts.append(f"{unanswered}{of} lines could not be answered")
+        parts.append(f"{unanswered}{of} {'line' if unanswered == 1 and not of else 'lines'}"
+                     " could not be answered")
     click.echo(f"error: {', '.join(parts)}", err=True)
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
@@ -300,8 +301,8 @@ def show_progress(quiet: bool) -> bool:
 
 def ready_search(quiet: bool, engine: str = "compiled") -> None:
     """Make the compiled search core ready before a command's searches and progress lines
-    start. At its first use after an install numba compiles it (about 40 s, then cached on
-    disk); on a terminal, unless --quiet, a wait of more than a second is named, so that
+    start. At its first use after an install numba compiles it (40 s to 2 minutes, then
+    cached on disk); on a terminal, unless --quiet, a wait of more than a second is named, so that
     it is not taken for a hang."""
     if engine != "compiled":
         return
@@ -312,8 +313,8 @@ def ready_search(quiet: bool, engine: str = "compiled") -> None:
     def note() -> None:
         if not ready.is_set():
             click.echo(
-                "compiling the search core (first use after an install: about 40 s; it "
-                "is kept on disk after that)",
+                "compiling the search core (first use after an install: 40 s to 2 "
+                "minutes; it is kept on disk after that)",
                 err=True,
             )
 

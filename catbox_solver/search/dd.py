@@ -2566,7 +2566,7 @@ def dd_table(
 
 def warm_up() -> None:
     """Make the compiled core ready: numba compiles it at its first use after an install
-    (about 40 s on one core of the development machine) and then loads it from its disk
+    (40 s to 2 minutes on one core of the development machine) and then loads it from its disk
     cache (a fraction of a second). A tiny position is searched for the trick and score
     game and the cooperative search, in this thread and in a worker of the search pool,
     whose entry points differ (see core._entry). Commands call it before their searches
@@ -2578,7 +2578,7 @@ def warm_up() -> None:
 def search_clock(engine: str = DEFAULT_ENGINE) -> float:
     """The moment a search's timeout and its reported seconds count from: on the
     compiled engine, after the core is ready, since its first compile after an install
-    (about 40 s) is not the search's time and would otherwise turn a first answer with a
+    (40 s to 2 minutes) is not the search's time and would otherwise turn a first answer with a
     timeout into "unknown"."""
     if engine == "compiled":
         _make_ready()
