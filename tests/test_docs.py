@@ -185,3 +185,18 @@ def test_every_players_option_takes_the_same_short_flag() -> None:
     assert res.exit_code == 0 and res.stdout == CliRunner().invoke(
         main, ["prove", "--list", "--players", "2"]
     ).stdout
+
+
+def test_every_option_says_what_it_is_for() -> None:
+    """Every option of every command has help text (simulate --games, puzzle generate
+    --count and rules diff --seed had none), and every --ruleset takes -r and the same
+    overrides (puzzle generate's said "Ruleset preset." and had no -r)."""
+    bare = [f"{name} {p.opts[0]}" for name, cmd in all_commands()
+            for p in cmd.params if isinstance(p, click.Option) and not p.help]
+    assert bare == []
+    rulesets = [(name, p) for name, cmd in all_commands() for p in cmd.params
+                if isinstance(p, click.Option) and "--ruleset" in p.opts]
+    assert {name for name, _ in rulesets} == {
+        "catbox deal", "catbox play", "catbox simulate", "catbox puzzle generate"}
+    assert {(tuple(p.opts), p.help) for _, p in rulesets} == {
+        (("--ruleset", "-r"), "Ruleset preset, optionally with ,switch=value overrides.")}

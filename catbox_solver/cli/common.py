@@ -294,6 +294,16 @@ def echo_json(obj: Any) -> None:
     click.echo(json.dumps(obj))
 
 
+# (one option for every command that deals: puzzle generate had its own, with no -r)
+ruleset_option = click.option(
+    "--ruleset",
+    "-r",
+    default="official",
+    show_default=True,
+    help="Ruleset preset, optionally with ,switch=value overrides.",
+)
+
+
 def show_progress(quiet: bool) -> bool:
     """Progress bars only on a terminal, and never with --quiet."""
     return not quiet and sys.stderr.isatty()

@@ -24,6 +24,7 @@ from catbox_solver.cli.common import (
     main,
     progress,
     quiet_option,
+    ruleset_option,
     stopped,
 )
 from catbox_solver.errors import CatboxError, RecordError
@@ -44,13 +45,6 @@ from catbox_solver.model.referee import Verdict, verify
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.render import board_lines
 
-ruleset_option = click.option(
-    "--ruleset",
-    "-r",
-    default="official",
-    show_default=True,
-    help="Ruleset preset, optionally with ,switch=value overrides.",
-)
 players_option = click.option(
     "--players", "-p", type=WholeRange(2, 5), required=True, help="Number of players (2-5)."
 )
@@ -375,7 +369,8 @@ def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
 @players_option
 # at most 100,000 games (about 4 minutes and 1.7 GB: every game's record is kept for the
 # report); an unbounded count ran for ever without a word
-@click.option("--games", "-g", type=WholeRange(1, 100_000), default=100, show_default=True)
+@click.option("--games", "-g", type=WholeRange(1, 100_000), default=100, show_default=True,
+              help="How many games to play.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of all games.")
 @ruleset_option
 @click.option(

@@ -24,6 +24,7 @@ from catbox_solver.cli.common import (
     progress,
     quiet_option,
     ready_search,
+    ruleset_option,
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
@@ -179,14 +180,15 @@ def _known_positions(out: Path) -> set[str]:
 @click.option("--theme", type=click.Choice(THEMES), required=True, help="Puzzle theme.")
 @click.option("--players", "-p", type=WholeRange(2, 5), default=4, show_default=True,
               help="Number of players (2-5); one count a run (run again for others).")
-@click.option("--count", type=WholeRange(1, 10_000), default=10, show_default=True)
+@click.option("--count", type=WholeRange(1, 10_000), default=10, show_default=True,
+              help="How many new puzzles to write.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Same seed, same puzzles.")
 @click.option(
     "--out", type=GivenPath(file_okay=False, path_type=Path), required=True,
     help="Directory for the new puzzle files (created if needed).",
 )
-@click.option("--ruleset", default="official", show_default=True, help="Ruleset preset.")
+@ruleset_option
 @json_option
 @quiet_option
 def generate_cmd(

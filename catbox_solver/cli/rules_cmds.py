@@ -124,7 +124,8 @@ def _answer_json(answer: object) -> Any:
               help="Seeded deals searched at each number of tricks left.")
 @click.option("--max-tricks-left", type=WholeRange(1, 8), default=2, show_default=True,
               help="The bound: search positions with at most this many tricks left.")
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True)
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
+              help="Seed of the deals: the same seed, the same positions searched.")
 @click.option("--timeout", type=Seconds(), default=None,
               help="Give up after this many seconds: with no difference found by then, "
               "the answer is unknown (\"differ\": null), not \"no difference\".")
