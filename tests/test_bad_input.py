@@ -455,3 +455,18 @@ def test_standard_error_not_writable_keeps_the_exit_code() -> None:
             read_limited(None)
         finally:
             sys.stdin = saved
+
+
+def test_python_dash_m_names_the_catbox_command() -> None:
+    """``python -m catbox_solver`` is the catbox command, and its usage and hints say so
+    (they said "see 'python -m catbox_solver deal --help'", a command name no user types
+    after installing)."""
+    child = subprocess.run(
+        [sys.executable, "-m", "catbox_solver", "deal", "--players", "9"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+    )
+    assert child.returncode == 2
+    assert child.stderr.endswith("(see 'catbox deal --help')\n"), child.stderr
+    child = subprocess.run([sys.executable, "-m", "catbox_solver", "deal", "--help"],
+                           capture_output=True, text=True, timeout=120)
+    assert child.stdout.startswith("Usage: catbox deal [OPTIONS]"), child.stdout
