@@ -52,8 +52,9 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 EXAMPLES_INTRO = """# Example puzzles
 
 Puzzles from [`puzzles/`](../puzzles/) with their pictures: every hand-made one (rulebook
-figures and rule readings), then the first generated puzzle of each theme (the two
-`best-tricks` puzzles were made outside `catbox puzzle generate`, which has no such theme).
+figures and rule readings, the red-lead exception's among them), then the first puzzle of
+each theme of `catbox puzzle generate` (the two `best-tricks` puzzles are tagged
+`generated` too, but were found by a search of their own: the generator has no such theme).
 Each is a TOML file ([docs/puzzles.md](puzzles.md)); `catbox puzzle solve puzzles/` checks
 every stored answer against the solver, and `catbox puzzle export puzzles/ -o sheet.html`
 makes the printable sheet of all of them, with a "Show answer" button per puzzle

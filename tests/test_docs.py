@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from click.testing import CliRunner
 
 from catbox_solver.cli import main
 from catbox_solver.model.deal import first_lead
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 
@@ -65,11 +66,21 @@ def small_position_where_3b_is_legal() -> Position:
 def test_python_examples_run(
     path: Path, index: int, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each block runs on its own; ``pos`` (used unintroduced by some blocks) and the
-    README's ``position.txt`` are a small position."""
+    """Each block runs on its own; ``pos`` (used unintroduced by some blocks) is a small
+    position, and the README's ``position.txt`` is the one its own command writes (the
+    README did not say where such a file comes from)."""
     pos = small_position_where_3b_is_legal()
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "position.txt").write_text(position_to_notation(pos) + "\n", encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    made = re.search(r"`catbox (deal [^`]*) > position\.txt`", readme)
+    assert made is not None, "the README says how to make position.txt"
+    res = CliRunner().invoke(main, shlex.split(made.group(1)))
+    assert res.exit_code == 0, res.output
+    (tmp_path / "position.txt").write_text(res.stdout, encoding="utf-8")
+    first = re.search(r'# \(Play\(value=(\d), color=(\d)\), \.\.\.\); its text "(\w+)"', readme)
+    assert first is not None  # (the README's comment on the first legal play, checked)
+    play = position_from_notation(res.stdout.strip()).legal_plays()[0]
+    assert (str(play.value), str(play.color), play.text) == first.groups()
     namespace: dict[str, Any] = {"pos": pos, "__name__": "docs_example"}
     exec(compile(code, f"{path.name} block {index}", "exec"), namespace)
 
