@@ -265,8 +265,8 @@ def test_verify_invalid_exit_1(tmp_path: Path, record_text: str) -> None:
     code, out, _ = run("verify", str(file))
     assert code == 1
     assert out == (
-        "invalid: round 1, line 11: rule 1: 3:7g in trick 1: rule 1: that cell of the "
-        "research board is taken\n"
+        "invalid: round 1, line 11: rule 1: 3:7g in trick 1: that cell of the research "
+        "board is taken\n"
     )
     code, out, _ = run("verify", str(file), "--json")
     data = json.loads(out)

@@ -233,7 +233,8 @@ def test_an_early_red_lead_breaks_the_red_lead_rule(players: int, seed: int) -> 
     seat = r.plays[0][0]
     new = (seat, PLAYS[pos.hands[seat][0]][RED])
     v = expect(with_play(record, 0, 0, new), "red lead", 0, "trick 1")
-    assert "red may not be led" in v.message
+    assert v.message == f"{seat}:{new[1].text} in trick 1: red may not be led before red is broken"
+    assert str(v).count("red lead") == 1  # (the rule was named twice)
 
 
 @settings(max_examples=20)
@@ -282,7 +283,8 @@ def test_a_card_not_in_hand(players: int, seed: int, k: int) -> None:
     missing = [v for v in range(1, record.rules.values + 1) if v not in pos.hands[seat]]
     assume(missing)
     new = (seat, PLAYS[missing[0]][1])
-    expect(with_play(record, 0, k, new), "card not in hand", 0, trick_field(k, players))
+    v = expect(with_play(record, 0, k, new), "card not in hand", 0, trick_field(k, players))
+    assert str(v).count("card not in hand") == 1  # (the rule was named twice)
 
 
 # ---- the deal and the setup ------------------------------------------------------------

@@ -230,11 +230,11 @@ def _replay_round(rules: Ruleset, r: RoundRecord) -> RoundVerdict:
                 )
             reason = pos.why_illegal(play)
             if reason is not None:
-                raise _Illegal(
-                    reason,
-                    f"{seat}:{play.text} in trick {i}: {RULE_TEXT.get(reason, reason)}",
-                    line,
-                )
+                # the rule is named once, by the verdict ("rule 1: 3:7g in trick 1: rule
+                # 1: that cell ..." named it twice)
+                text = RULE_TEXT.get(reason, reason)
+                why = "" if text == reason else ": " + text.removeprefix(f"{reason}: ")
+                raise _Illegal(reason, f"{seat}:{play.text} in trick {i}{why}", line)
             pos = pos.after(play)
     claim_line = r.line("paradox") or last_line
     if pos.tricks_left == 0:
