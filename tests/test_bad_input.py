@@ -300,8 +300,14 @@ def test_record_and_prompts_take_ascii_digits_only(tmp_path: Path) -> None:
     rec.write_text("players 3\nseed " + "1" * 5000 + "\n")  # (echoed whole before)
     _one_line_error(
         ["verify", str(rec)],
-        "line 2: seed: '11111111111111111111'... (5000 characters) is not a whole number",
+        "line 2: seed: '11111111111111111111'... has 5000 digits, far too many",
     )
+    # 19 digits: the limit said (it read "is not a whole number"), as the options say it
+    rec.write_text("players 3\nseed " + "1" * 19 + "\n")
+    _one_line_error(["verify", str(rec)], f"line 2: seed: '{'1' * 19}' has 19 digits, more than 18")
+    rec.write_text("players 3\nseed " + "x" * 50 + "\n")
+    _one_line_error(["verify", str(rec)],
+                    "line 2: seed: 'xxxxxxxxxxxxxxxxxxxx'... (50 characters) is not a whole number")
     # the prompts ask again, then the input ends: one line, exit 2 (was "Aborted!", 1)
     code, out, err = _run(["play", "-p", "3", "--seed", "1"], stdin="²\n")
     assert "'²' is not a card in your hand" in out

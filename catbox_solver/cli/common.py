@@ -17,6 +17,7 @@ import click
 from catbox_solver.errors import CatboxError
 from catbox_solver.model.numbers import counted as counted  # (for the commands)
 from catbox_solver.model.numbers import is_stored_whole, shown
+from catbox_solver.model.numbers import too_many_digits as too_many_digits
 
 T = TypeVar("T")
 
@@ -154,19 +155,6 @@ class Seconds(_FloatParam):
 
 
 _DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
-
-
-def too_many_digits(number: str, signed: bool) -> str | None:
-    """What is wrong with a whole number written with more digits than an option takes
-    (18, as :func:`whole_number`), in the words of the int options ("has 3000 digits, far
-    too many"); None for any other text (``signed``: a minus sign is allowed). For a number
-    read inside a text of its own (``SEAT=COUNT``)."""
-    if not _DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
-        return None
-    digits = len(number.lstrip("-"))
-    if digits <= 18:
-        return None
-    return f"has {digits} digits, " + ("far too many" if digits > 40 else "more than 18")
 
 
 def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,

@@ -9,6 +9,7 @@ from typing import TypeGuard
 from catbox_solver.errors import SearchError
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}", re.ASCII)
+_ANY_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 def whole_number(text: str, signed: bool = False) -> int | None:
@@ -19,6 +20,19 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     if not _WHOLE.fullmatch(text) or (text.startswith("-") and not signed):
         return None
     return int(text)
+
+
+def too_many_digits(number: str, signed: bool) -> str | None:
+    """What is wrong with a whole number written with more digits than an option takes
+    (18, as :func:`whole_number`), in the words of the int options ("has 3000 digits, far
+    too many"); None for any other text (``signed``: a minus sign is allowed). For a number
+    read inside a text of its own (``SEAT=COUNT``, a record's field)."""
+    if not _ANY_DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
+        return None
+    digits = len(number.lstrip("-"))
+    if digits <= 18:
+        return None
+    return f"has {digits} digits, " + ("far too many" if digits > 40 else "more than 18")
 
 
 def shown(value: object) -> str:

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.game import GameResult, RoundResult
-from catbox_solver.model.numbers import is_stored_whole, is_whole, shown, whole_number
+from catbox_solver.model.numbers import (
+    is_stored_whole,
+    is_whole,
+    shown,
+    too_many_digits,
+    whole_number,
+)
 from catbox_solver.model.position import PLAYS, Play, cells_of
 from catbox_solver.model.rules import Ruleset
 
@@ -301,6 +307,9 @@ class _RoundBuilder:
 def _int(text: str, what: str, line: int, low: int | None = None) -> int:
     value = whole_number(text, signed=True)
     if value is None:
+        too = too_many_digits(text, signed=True)
+        if too is not None:  # (19 digits read "is not a whole number")
+            raise RecordSyntaxError(f"{what}: {shown(text)} {too}", line)
         # (a 5000-digit seed was echoed whole)
         size = f" ({len(text)} characters)" if len(text) > 40 else ""
         raise RecordSyntaxError(f"{what}: {shown(text)}{size} is not a whole number", line)
