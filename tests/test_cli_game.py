@@ -222,7 +222,11 @@ def test_simulate_text_and_ruleset() -> None:
     code, out, _ = run("simulate", "-p", "2", "-g", "5", "--ruleset", "quickref-red-lead", "-q")
     assert code == 0
     assert out.startswith("5 games (10 rounds), 2 players, ruleset quickref-red-lead, seed 0\n")
-    assert "paradox rate" in out
+    _, js, _ = run("simulate", "-p", "2", "-g", "5", "--ruleset", "quickref-red-lead", "--json")
+    stats = json.loads(js)
+    # the rounds with a paradox out of all rounds (a rate of 1.000 hid 2 rounds of 4000)
+    assert out.splitlines()[1] == (f"paradox rate     {stats['paradox_rate']:.3f} "
+                                   f"({stats['paradox_rounds']} of 10 rounds)")
     for text in EVENTS.values():
         assert text in out
 

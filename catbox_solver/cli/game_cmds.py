@@ -462,7 +462,9 @@ def simulate_cmd(
         f"{counted(games, 'game')} ({stats['rounds']} rounds), {players} players, "
         f"ruleset {rules.name}, "
         f"seed {seed}",
-        f"paradox rate     {stats['paradox_rate']:.3f} ({stats['paradox_rounds']} rounds)",
+        # ("1.000 (3998 rounds)" hid the 2 rounds of 4000 without one)
+        f"paradox rate     {stats['paradox_rate']:.3f} ({stats['paradox_rounds']} of "
+        f"{stats['rounds']} rounds)",
         "paradox in trick "
         + (", ".join(f"{t}: {k}" for t, k in stats["paradox_by_trick"].items()) or "-"),
         f"average totals   {_seats(stats['average_totals'])}",
