@@ -478,3 +478,42 @@ def test_a_child_that_hangs_after_ctrl_c_fails_with_its_stacks() -> None:
     message = str(failed.value)
     assert "still ran 1 s after SIGINT" in message
     assert "Current thread" in message and "in waiting_for_ever" in message
+
+
+def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Ctrl-C on a batch's last line, after a line that could not be read: the failed line
+    and the summary are said, and the exit code is 130, since the batch was not finished
+    (it was 2, the failed line's, which hid the Ctrl-C from a script)."""
+    from catbox_solver.cli import solve_cmds
+    from catbox_solver.search.dd import solve
+
+    pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
+    plays = list(Questions(pos).ask([no_paradox()]).lines[0])
+    while pos.tricks_left > 2:  # (along a paradox-free line: the rest of it is a witness)
+        pos = pos.after(plays.pop(0))
+    f = tmp_path / "b.jsonl"
+    f.write_text("{bad\n" + position_to_json(pos) + "\n")
+    whole = solve(pos, pos.to_move, "paradox")
+
+    def cut(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(whole)
+
+    monkeypatch.setattr(solve_cmds, "solve", cut)
+    for cmd in (["solve", f"@{f}", "--question", "paradox"],
+                ["solve", f"@{f}", "--question", "paradox", "--json"]):
+        code, out, err = _run(*cmd)
+        assert code == 130, (cmd, code, err)
+        assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
+                                         "stopped by Ctrl-C: shown is what was proven by then"]
+    assert json.loads(out.splitlines()[1])["value"] == whole.value
+
+    def found(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(ExistsAnswer(True, lines=[plays]))
+
+    monkeypatch.setattr(exists_mod, "exists", found)
+    code, out, err = _run("exists", f"@{f}", "--no-paradox")
+    assert code == 130 and "line 2: exists" in out
+    assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
+                                     "stopped by Ctrl-C: shown are the lines found by then"]

@@ -261,11 +261,16 @@ class Undecided:
             raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
-def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
+def end_batch(
+    total: int, unread: int, unanswered: int = 0, stop: Callable[[], None] | None = None
+) -> None:
     """The end of a batch of ``total`` lines: with lines that could not be read or whose
     question could not be answered (each reported where it stood), one summary line and
-    exit code 2."""
+    exit code 2. ``stop`` ends the command first if Ctrl-C came (exit code 130: the batch
+    was not finished, which a 2 for its failed lines hid)."""
     if not unread and not unanswered:
+        if stop is not None:
+            stop()
         return
     parts = []
     if unread:
@@ -275,6 +280,8 @@ def end_batch(total: int, unread: int, unanswered: int = 0) -> None:
         parts.append(f"{unanswered}{of} {'line' if unanswered == 1 and not of else 'lines'}"
                      " could not be answered")
     click.echo(f"error: {', '.join(parts)}", err=True)
+    if stop is not None:
+        stop()
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 

@@ -275,12 +275,14 @@ def exists_cmd(
         undecided.add(ans.exists is None or not ans.complete)
         return ans
 
+    def stop() -> None:
+        if shown_by_then:
+            stopped(shown_by_then)
+
     run_positions(
         position, as_json, lambda pos: answer(pos).to_json(),
-        lambda pos: _answer_text(pos, answer(pos), conds), undecided=undecided,
+        lambda pos: _answer_text(pos, answer(pos), conds), undecided=undecided, stop=stop,
     )
-    if shown_by_then:
-        stopped(shown_by_then)
     undecided.end()  # (the time limit stopped the solver: unknown, or --count cut short)
 
 

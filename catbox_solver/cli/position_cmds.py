@@ -55,6 +55,7 @@ def run_positions(
     ansi: bool = False,
     number_lines: bool = True,
     undecided: Undecided | None = None,
+    stop: Callable[[], None] | None = None,
 ) -> int:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
@@ -68,7 +69,8 @@ def run_positions(
     to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
     when stdout is not a terminal. ``undecided``: the answers the time limit left partly
     unknown, counted on stderr at the end of a batch (the caller exits with code 3).
-    Returns the number of positions (input lines).
+    ``stop``: ends the command with code 130 if Ctrl-C came, after the summaries (else a
+    failed line's 2 came first). Returns the number of positions (input lines).
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
@@ -95,7 +97,7 @@ def run_positions(
             click.echo(numbered(out, line), color=True if ansi else None)
     if batch and undecided is not None:
         undecided.report(total)
-    end_batch(total, unread, unanswered)
+    end_batch(total, unread, unanswered, stop)
     return total
 
 

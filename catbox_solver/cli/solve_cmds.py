@@ -284,8 +284,7 @@ def solve_cmd(
         return answer_text(pos, solved(pos), stop.why)
 
     run_positions(position, as_json, lambda pos: solved(pos).to_json(), text,
-                  undecided=undecided)
-    stop.check()
+                  undecided=undecided, stop=stop.check)
     undecided.end()
 
 
@@ -371,6 +370,5 @@ def ddtable_cmd(
         return table_text(tabled(pos), stop.why)
 
     run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text,
-                  undecided=undecided)
-    stop.check()
+                  undecided=undecided, stop=stop.check)
     undecided.end()
