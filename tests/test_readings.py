@@ -120,11 +120,13 @@ def test_color_loss_difference_needs_a_line() -> None:
     assert start.trick and diff.line[0].color != start.led_color
 
 
-def test_scoring_switch_never_changes_legal_plays() -> None:
-    a, b = Ruleset(players=3), Ruleset(players=3, adjacency="diagonal")
+def test_a_play_switch_with_no_difference_here_still_searches() -> None:
+    """The per-card red lead differs from the exception only where a leader holds a card
+    that has a non-red cell and one that has none: not among these small positions, which
+    the search checks all the same (only score-only switches are answered unsearched)."""
+    a, b = Ruleset(players=3), Ruleset(players=3, red_lead="per-card")
     result = diff_rulesets(a, b, "legal", deals=3, max_tricks_left=2)
-    assert isinstance(result, NoDifference)
-    assert result.bound == (9, 2) and result.positions_checked > 0
+    assert result == NoDifference("legal", (9, 2), 14)
 
 
 def test_a_diff_out_of_time_is_not_a_no() -> None:
@@ -154,14 +156,10 @@ def test_a_diff_out_of_time_is_not_a_no() -> None:
 
 def test_one_ruleset_under_two_names_is_answered_at_once() -> None:
     """Two names for one ruleset: no difference at any size, without a search (it
-    searched for seconds, then said "no difference up to" a bound); two that differ in a
-    switch still search, even one that changes nothing here (not the diff's to know)."""
+    searched for seconds, then said "no difference up to" a bound)."""
     a = Ruleset(players=3)
     same = diff_rulesets(a, Ruleset.from_name("official,red_lead=exception", 3), "paradox")
     assert same == NoDifference("paradox", (27, 8), 0, same=True)
-    other = diff_rulesets(a, Ruleset(players=3, adjacency="diagonal"), "legal", deals=2,
-                          max_tricks_left=1)
-    assert isinstance(other, NoDifference) and not other.same and other.positions_checked
     runner = CliRunner()
     args = ["rules", "diff", "official", "Official,Red-Lead=exception", "-p", "3"]
     result = runner.invoke(main, args)
@@ -172,6 +170,41 @@ def test_one_ruleset_under_two_names_is_answered_at_once() -> None:
     assert json.loads(runner.invoke(main, [*args, "--json"]).stdout) == {
         "differ": False, "question": "legal", "bound": {"cards": 27, "tricks_left": 8},
         "positions_checked": 0, "same": True,
+    }
+
+
+def test_readings_apart_only_in_the_score_are_answered_at_once() -> None:
+    """Two readings that differ only in switches of SCORE_ONLY (and the row order) cannot
+    differ on legal plays, tricks or paradoxes (test_rules_properties replays
+    rounds to check it): answered at once, naming those switches (diagonal-bonus against
+    official on tricks searched for 14 s to say "no difference up to" a bound). The score
+    question still searches, and finds the difference; a play switch as well still
+    searches."""
+    a = Ruleset(players=3)
+    b = Ruleset(players=3, adjacency="diagonal", row_order="GYBR")
+    for question in ("legal", "paradox", "tricks"):
+        assert diff_rulesets(a, b, question) == NoDifference(
+            question, (27, 8), 0, score_only=("adjacency", "row_order"))
+    found = diff_rulesets(Ruleset(players=2), Ruleset(players=2, adjacency="diagonal"),
+                          "score", deals=10, max_tricks_left=2)
+    assert isinstance(found, Difference) and found.answer_a != found.answer_b
+    both = b.with_switches(following="must-follow")
+    other = diff_rulesets(a, both, "legal", deals=2, max_tricks_left=1)
+    assert isinstance(other, Difference) or (
+        not other.score_only and not other.same and other.positions_checked)
+    runner = CliRunner()
+    args = ["rules", "diff", "official", "diagonal-bonus,interrupted_trick=removed", "-p", "4",
+            "--question", "tricks"]
+    result = runner.invoke(main, args)
+    assert (result.exit_code, result.stdout) == (0, (
+        "no difference: official and official,adjacency=diagonal,interrupted_trick=removed "
+        "differ only in interrupted_trick, adjacency, which never change a legal play, a "
+        "trick or a paradox, only the scoring at the end of the round (nothing to search; "
+        "ask --question score)\n"
+    ))
+    assert json.loads(runner.invoke(main, [*args, "--json"]).stdout) == {
+        "differ": False, "question": "tricks", "bound": {"cards": 36, "tricks_left": 8},
+        "positions_checked": 0, "score_only": ["interrupted_trick", "adjacency"],
     }
 
 
@@ -240,7 +273,7 @@ def test_rules_diff_cli_json_and_errors() -> None:
     ]
     none = runner.invoke(
         main,
-        ["rules", "diff", "official", "diagonal-bonus", "-n", "3", "--deals", "2", "--json"],
+        ["rules", "diff", "official", "per-card-red-lead", "-n", "3", "--deals", "2", "--json"],
     )
     assert none.exit_code == 0
     assert json.loads(none.output) == {

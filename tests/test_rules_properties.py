@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from catbox_solver.errors import IllegalPlayError
 from catbox_solver.model.deal import deck
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, largest_group
-from catbox_solver.model.rules import RED, Ruleset
+from catbox_solver.model.rules import RED, SCORE_ONLY, SWITCHES, Ruleset
 
 SPECS = [
     "official",
@@ -272,3 +272,40 @@ def test_play_and_after_agree_and_positions_validate(players: int, seed: int) ->
             pos.trick, pos.tricks_won, pos.predictions, pos.tricks_left,
         )  # fmt: skip
         assert rebuilt == pos and hash(rebuilt) == hash(pos)
+
+
+PLAY_SPECS = ["official", "quickref-red-lead", "per-card-red-lead", "czech-color-loss",
+              "must-follow"]
+
+
+@given(
+    players=st.sampled_from([2, 3, 4, 5]),
+    base=st.sampled_from(PLAY_SPECS),
+    interrupted=st.sampled_from(SWITCHES["interrupted_trick"]),
+    adjacency=st.sampled_from(SWITCHES["adjacency"]),
+    bonus=st.sampled_from(SWITCHES["two_player_bonus"]),
+    rows=st.permutations("RBYG"),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_score_only_switches_change_no_play(
+    players: int, base: str, interrupted: str, adjacency: str, bonus: str, rows: list[str],
+    seed: int,
+) -> None:
+    """The switches of SCORE_ONLY and the row order change no legal play, no trick and no
+    paradox: a random round replayed under any setting of them has the same legal plays at
+    every step and ends the same (rules diff answers every question but the score at once
+    for two readings that differ only there)."""
+    rules = rules_for(players, base)
+    other = rules.with_switches(interrupted_trick=interrupted, adjacency=adjacency,
+                                two_player_bonus=bonus, row_order="".join(rows))
+    assert set(SCORE_ONLY) == {"interrupted_trick", "adjacency", "two_player_bonus"}
+    assert other.for_play() == rules.for_play() == rules_for(players, base)
+    line = random_line(start_position(rules, seed), seed)
+    there = line[0].with_rules(other)
+    for pos, after in zip(line, line[1:], strict=False):
+        assert there.legal_plays() == pos.legal_plays()
+        (play,) = [p for p in pos.legal_plays() if pos.after(p) == after]
+        there = there.play(play)
+    assert (there.tricks_won, there.paradox_by, there.tricks_left, there.used) == (
+        line[-1].tricks_won, line[-1].paradox_by, line[-1].tricks_left, line[-1].used)
+    assert there.legal_plays() == line[-1].legal_plays()

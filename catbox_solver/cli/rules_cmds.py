@@ -149,8 +149,11 @@ def rules_diff(
     searched from the last trick backwards over seeded deals; every line of play from each
     searched trick start is walked under both readings. Rulesets are preset names with
     optional overrides (official,following=must-follow). Two names for one ruleset are
-    answered at once. Exit code 0 with an answer (a difference, or none within the
-    bounds), 3 when --timeout left it unknown, 2 on bad input.
+    answered at once, and so are two readings apart only in switches that change only
+    the scoring at the end of the round (interrupted trick, bonus adjacency, 2-player
+    bonus, row order) on any question but score. Exit code 0 with an answer (a
+    difference, or none within the bounds), 3 when --timeout left it unknown, 2 on bad
+    input.
 
     \b
     Example:
@@ -212,10 +215,16 @@ def rules_diff(
             "positions_checked": result.positions_checked,
             **({"reason": "out of time (--timeout)"} if result.out_of_time else {}),
             **({"same": True} if result.same else {}),
+            **({"score_only": list(result.score_only)} if result.score_only else {}),
         })
     elif result.same:
         click.echo(f"no difference: {a.name} and {b.name} are the same ruleset for "
                    f"{players} players (nothing to search)")
+    elif result.score_only:
+        click.echo(f"no difference: {a.name} and {b.name} differ only in "
+                   f"{', '.join(result.score_only)}, which never change a legal play, a "
+                   "trick or a paradox, only the scoring at the end of the round (nothing "
+                   "to search; ask --question score)")
     elif result.out_of_time:
         click.echo(
             f"unknown: out of time (--timeout) with no difference found up to size {cards} "

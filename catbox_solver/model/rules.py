@@ -68,6 +68,12 @@ PRESETS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
 
 DEFAULT_ROW_ORDER: Final = "RBYG"
 
+# The switches that change only the scoring at the end of the round (the bonus, and which
+# tokens of a trick a paradox interrupted stay on the board): who may play what, who wins a
+# trick and who causes a paradox never depend on them, nor on the row order (it shapes the
+# bonus groups alone). test_rules_properties plays random rounds to check it.
+SCORE_ONLY: Final = ("interrupted_trick", "adjacency", "two_player_bonus")
+
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
@@ -217,6 +223,13 @@ class Ruleset:
                 f"unknown switch(es) {', '.join(sorted(unknown))} (known: {', '.join(SWITCHES)})"
             )
         return replace(self, **changes)
+
+    def for_play(self) -> Ruleset:
+        """This ruleset with the switches of :data:`SCORE_ONLY` and the row order at their
+        official values: what legal plays, tricks and paradoxes depend on (two rulesets
+        equal here differ only in the score)."""
+        return self.with_switches(row_order=DEFAULT_ROW_ORDER,
+                                  **{name: SWITCHES[name][0] for name in SCORE_ONLY})
 
     def __str__(self) -> str:
         return f"{self.players}p {self.name}"

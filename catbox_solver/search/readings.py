@@ -27,7 +27,7 @@ from catbox_solver.errors import RulesetError
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.numbers import check_int, is_deadline
 from catbox_solver.model.position import Play, Position
-from catbox_solver.model.rules import Ruleset
+from catbox_solver.model.rules import SCORE_ONLY, Ruleset
 
 QUESTIONS = ("legal", "paradox", "tricks", "score")
 
@@ -67,6 +67,9 @@ class NoDifference:
     stats: dict[str, int] = field(default_factory=dict)
     out_of_time: bool = False
     same: bool = False  # the two rulesets are one: no difference at any size, unsearched
+    # the rulesets differ only in these switches, which change the score alone, and the
+    # question is not the score: no difference at any size, unsearched
+    score_only: tuple[str, ...] = ()
 
 
 def position_size(pos: Position) -> tuple[int, int]:
@@ -192,6 +195,11 @@ def diff_rulesets(
     n = a.players
     if a == b:  # (it searched for seconds to say "no difference" up to a bound)
         return NoDifference(question, (n * (a.tricks + 1), a.tricks), 0, same=True)
+    if question != "score" and a.for_play() == b.for_play():
+        # (diagonal-bonus against official on tricks searched 14 s for "no difference up to"
+        # a bound, where no position at all can differ)
+        apart = tuple(k for k in (*SCORE_ONLY, "row_order") if getattr(a, k) != getattr(b, k))
+        return NoDifference(question, (n * (a.tricks + 1), a.tricks), 0, score_only=apart)
     checked = 0
     bound = (0, 0)
     late = False  # the deadline came before every deal was tried
