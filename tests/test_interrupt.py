@@ -483,9 +483,10 @@ def test_a_child_that_hangs_after_ctrl_c_fails_with_its_stacks() -> None:
 def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    """Ctrl-C on a batch's last line, after a line that could not be read: the failed line
-    and the summary are said, and the exit code is 130, since the batch was not finished
-    (it was 2, the failed line's, which hid the Ctrl-C from a script)."""
+    """Ctrl-C in a batch after a line that could not be read: the failed line and the
+    summary of the lines read are said, and the exit code is 130, since the batch was not
+    finished (it was 2, the failed line's, which hid the Ctrl-C from a script; and in the
+    middle of a batch the summary was left out). No line after the Ctrl-C is read."""
     from catbox_solver.cli import solve_cmds
     from catbox_solver.search.dd import solve
 
@@ -508,6 +509,23 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
         assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
                                          "stopped by Ctrl-C: shown is what was proven by then"]
     assert json.loads(out.splitlines()[1])["value"] == whole.value
+    # Ctrl-C on line 2 of 4: lines 3 and 4 (a bad one) are not read, the summary is said
+    f.write_text(f.read_text() + position_to_json(pos) + "\n{bad2\n")
+    code, out, err = _run("solve", f"@{f}", "--question", "paradox", "--json")
+    assert code == 130 and len(out.splitlines()) == 2  # (line 1's error, line 2's answer)
+    assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
+                                     "stopped by Ctrl-C: shown is what was proven by then"]
+    table = solve_cmds.dd_table(pos)
+
+    def cut_table(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(table)
+
+    monkeypatch.setattr(solve_cmds, "dd_table", cut_table)
+    code, out, err = _run("ddtable", f"@{f}")
+    assert code == 130 and err.splitlines()[-2:] == [
+        "error: 1 of 2 lines could not be read",
+        "stopped by Ctrl-C: shown is what was proven by then"], err
+    f.write_text("{bad\n" + position_to_json(pos) + "\n")
 
     def found(*args: Any, **kwargs: Any) -> Any:
         raise Interrupted(ExistsAnswer(True, lines=[plays]))

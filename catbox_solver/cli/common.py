@@ -261,16 +261,36 @@ class Undecided:
             raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
-def end_batch(
-    total: int, unread: int, unanswered: int = 0, stop: Callable[[], None] | None = None
-) -> None:
+class CtrlC:
+    """Ctrl-C during a command's answers: the answer it cut short is printed (what it
+    ``shown``), a batch stops before its next line and says its summaries, then one line
+    on stderr and exit code 130 (128 + SIGINT)."""
+
+    def __init__(self) -> None:
+        self.shown: str | None = None  # None: no Ctrl-C yet
+
+    @property
+    def hit(self) -> bool:
+        return self.shown is not None
+
+    def came(self, shown: str = "") -> None:
+        """Ctrl-C came; ``shown`` says what the answer printed holds."""
+        self.shown = shown
+
+    def check(self) -> None:
+        """End the command if Ctrl-C came."""
+        if self.shown is not None:
+            stopped(self.shown)
+
+
+def end_batch(total: int, unread: int, unanswered: int = 0, stop: CtrlC | None = None) -> None:
     """The end of a batch of ``total`` lines: with lines that could not be read or whose
     question could not be answered (each reported where it stood), one summary line and
-    exit code 2. ``stop`` ends the command first if Ctrl-C came (exit code 130: the batch
-    was not finished, which a 2 for its failed lines hid)."""
+    exit code 2. ``stop`` ends the command after it if Ctrl-C came (exit code 130: the
+    batch was not finished, which a 2 for its failed lines hid)."""
     if not unread and not unanswered:
         if stop is not None:
-            stop()
+            stop.check()
         return
     parts = []
     if unread:
@@ -281,7 +301,7 @@ def end_batch(
                      " could not be answered")
     click.echo(f"error: {', '.join(parts)}", err=True)
     if stop is not None:
-        stop()
+        stop.check()
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 

@@ -11,6 +11,7 @@ from catbox_solver.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INVALID,
     EXIT_UNCHECKED,
+    CtrlC,
     Seconds,
     Undecided,
     WholeNumber,
@@ -256,12 +257,9 @@ def exists_cmd(
         },
     )
     undecided = Undecided()
-    shown_by_then = ""  # Ctrl-C came: what the answer printed last holds
+    stop = CtrlC()
 
     def answer(pos: Any) -> Any:
-        nonlocal shown_by_then
-        if shown_by_then:  # (the answer cut short by Ctrl-C is printed: now stop)
-            stopped(shown_by_then)
         try:
             ans = exists(pos, conds, count=count, time_limit=time_limit, workers=workers)
         except Interrupted as e:
@@ -269,15 +267,11 @@ def exists_cmd(
             # narrowed down by then, printed as the answer; then exit code 130
             if not isinstance(e.partial, ExistsAnswer):
                 stopped()
-            shown_by_then = ("shown are the lines found by then" if e.partial.exists
-                             else "shown is the clash as narrowed down by then")
+            stop.came("shown are the lines found by then" if e.partial.exists
+                      else "shown is the clash as narrowed down by then")
             return e.partial
         undecided.add(ans.exists is None or not ans.complete)
         return ans
-
-    def stop() -> None:
-        if shown_by_then:
-            stopped(shown_by_then)
 
     run_positions(
         position, as_json, lambda pos: answer(pos).to_json(),

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from catbox_solver.cli.common import (
+    CtrlC,
     Undecided,
     echo_json,
     end_batch,
@@ -55,7 +56,7 @@ def run_positions(
     ansi: bool = False,
     number_lines: bool = True,
     undecided: Undecided | None = None,
-    stop: Callable[[], None] | None = None,
+    stop: CtrlC | None = None,
 ) -> int:
     """Run a command on the POSITION argument ``arg``, single or batch.
 
@@ -69,12 +70,15 @@ def run_positions(
     to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
     when stdout is not a terminal. ``undecided``: the answers the time limit left partly
     unknown, counted on stderr at the end of a batch (the caller exits with code 3).
-    ``stop``: ends the command with code 130 if Ctrl-C came, after the summaries (else a
-    failed line's 2 came first). Returns the number of positions (input lines).
+    ``stop``: once Ctrl-C came, no further line is read; the summaries of the lines read
+    are said, then the command ends with code 130 (a failed line's 2 came first). Returns
+    the number of positions (input lines) read.
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
     for item in read_positions(arg):
+        if stop is not None and stop.hit:
+            break
         total += 1
         if isinstance(item, CatboxError):
             unread += 1

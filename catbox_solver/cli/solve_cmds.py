@@ -12,6 +12,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from catbox_solver.cli.common import (
+    CtrlC,
     Seconds,
     Undecided,
     WholeRange,
@@ -20,7 +21,6 @@ from catbox_solver.cli.common import (
     quiet_option,
     ready_search,
     show_progress,
-    stopped,
 )
 from catbox_solver.errors import SearchError
 from catbox_solver.model.numbers import whole_number
@@ -156,31 +156,22 @@ def answer_text(pos: Position, ans: Answer, why: str = "out of time") -> str:
     return "\n".join(lines)
 
 
-class _CtrlC:
+class _CtrlC(CtrlC):
     """Ctrl-C in solve or ddtable: the answer as far as it was proven is printed (as on a
-    timeout, "stopped" for "out of time"), then a line on stderr, and the command ends
-    with exit code 130 (128 + SIGINT); a batch stops there."""
-
-    hit = False
+    timeout, "stopped" for "out of time"), then the batch stops (see CtrlC)."""
 
     @property
     def why(self) -> str:
         return "stopped" if self.hit else "out of time"
 
-    def check(self) -> None:
-        """End the command if Ctrl-C came (called before each position and at the end)."""
-        if self.hit:
-            stopped("shown is what was proven by then")
-
     def run(self, quiet: bool, label: str, compute: Callable[[Report | None], T]) -> T:
         """``compute(report)`` under the progress line; on Ctrl-C the answer as far as it
         was proven (Interrupted.partial)."""
-        self.check()
         with _progress(quiet, label) as report:
             try:
                 return compute(report)
             except Interrupted as e:
-                self.hit = True
+                self.came("shown is what was proven by then")
                 return cast(T, e.partial)
 
 
@@ -284,7 +275,7 @@ def solve_cmd(
         return answer_text(pos, solved(pos), stop.why)
 
     run_positions(position, as_json, lambda pos: solved(pos).to_json(), text,
-                  undecided=undecided, stop=stop.check)
+                  undecided=undecided, stop=stop)
     undecided.end()
 
 
@@ -370,5 +361,5 @@ def ddtable_cmd(
         return table_text(tabled(pos), stop.why)
 
     run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text,
-                  undecided=undecided, stop=stop.check)
+                  undecided=undecided, stop=stop)
     undecided.end()
