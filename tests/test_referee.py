@@ -443,6 +443,9 @@ def test_wrong_scores_tricks_totals_and_winners() -> None:
     assert verdict.message == "seat 2 won the game, the record says seat 3"
     verdict, _, _ = verdict_of(dataclasses.replace(record, winners=(0, 2, 3)))
     assert verdict.message == "seat 2 won the game, the record says seats 0, 2 and 3"
+    # (the file reader refuses a winners line naming no seat; a record built in code)
+    verdict = verify(dataclasses.replace(record, winners=()))
+    assert verdict.message == "seat 2 won the game, the record says no seat"
 
 
 def test_a_game_not_over_has_no_winners() -> None:

@@ -296,7 +296,10 @@ def _must_match(
 
 
 def _seats(seats: tuple[int, ...]) -> str:
-    """Seats in words: "seat 2", "seats 0 and 2", "seats 0, 1 and 3"."""
+    """Seats in words: "seat 2", "seats 0 and 2", "seats 0, 1 and 3" ("no seat": a record
+    built in code may name none, which raised IndexError; review)."""
+    if not seats:
+        return "no seat"
     if len(seats) == 1:
         return f"seat {seats[0]}"
     return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
