@@ -863,6 +863,8 @@ _RED_TITLES = {
 }
 _EXCEPTION_HINT = ("Red may not be led before someone breaks it, unless the leader has no "
                    "other legal play.")
+_PER_CARD_HINT = ("Red may not be led before someone breaks it, unless the card led has no "
+                  "other color its player can declare (the per-card reading).")
 _HINTS = {
     "avoid-paradox": "For each card you keep, count the cells still open in the colors you "
                      "can declare.",
@@ -972,7 +974,7 @@ def _safe_without_exception(pos: Position) -> set[Play] | None:
     """The plays that keep the player to move safe under the quick-reference reading
     (red never led before it is broken), or None when that cannot be asked here (the
     ruleset has no exception, or the other reading's search cannot answer)."""
-    if pos.rules.red_lead != "exception":
+    if pos.rules.red_lead == "never":  # (the per-card reading is an exception too)
         return None
     other = _without_exception(pos)
     try:
@@ -984,16 +986,19 @@ def _safe_without_exception(pos: Position) -> set[Play] | None:
 
 def _red_lead_point(pos: Position, correct: Sequence[Play]) -> str | None:
     """Why a red-lead puzzle is about red (red is unbroken): "exception" when the leader
-    leads red under the exception or the answer changes under the quick-reference reading
-    without it; "breaks" when only the safe play being red (it breaks red) makes it so;
-    None: neither, not a red-lead puzzle."""
+    leads red under the exception (with the per-card reading, a red lead at all) or the
+    answer changes under the quick-reference reading without it; "breaks" when only the
+    safe play being red (a follower's: it breaks red) makes it so; None: neither, not a
+    red-lead puzzle."""
     if _only_red_to_lead(pos):
         return "exception"
     other_safe = _safe_without_exception(pos)
     if other_safe is not None and other_safe != set(correct):
         return "exception"
     if any(p.color == RED for p in correct):
-        return "breaks"
+        # (a red lead before red is broken is the exception's, whatever its reading: the
+        # per-card one's were called "breaks", with the follower's hint; review)
+        return "breaks" if pos.trick else "exception"
     return None
 
 
@@ -1069,17 +1074,11 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
     else:
         for v in sorted(sol.verdicts, key=lambda w: not w.correct):
             at = _first_exception_lead(pos, v.line)
-            if at is not None and at[0]:
+            if at is not None:
                 # (the point of the line where it happens, not the play alone: "after 6g,
                 # you must lead red" read as forced, and other answers to 6g break red
                 # first: audit of session 32)
-                before, lead = at
-                there = replay_line(pos, before)
-                who = ("you have" if there.to_move == pz.seat
-                       else f"seat {there.to_move} has")
-                words.append(f"After {_plays_text(before)}, {who} only red to lead in "
-                             f"trick {_trick_no(there)}, with red not broken: only the "
-                             f"red-lead exception allows {lead.text}.")
+                words.append(_exception_lead_words(pz, *at))
                 break
     other = _safe_without_exception(pos)
     if other is not None:
@@ -1099,6 +1098,25 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
         if right not in other and right in start.legal_plays():
             words.append(_fails_without_exception(pz, start, right))
     return " ".join(words)
+
+
+def _exception_lead_words(pz: Puzzle, before: Sequence[Play], lead: Play) -> str:
+    """A lead of red before red is broken, after the plays ``before`` from the puzzle, in
+    words: the leader has only red to lead (the exception of the rulebooks), or, with the
+    per-card reading, the card led has no other color its leader can declare."""
+    there = replay_line(pz.position, before)
+    you = there.to_move == pz.seat
+    after = f"After {_plays_text(before)}, " if before else ""
+    if _only_red_to_lead(there):
+        who = "you have" if you else f"seat {there.to_move} has"
+        text = (f"{after}{who} only red to lead in trick {_trick_no(there)}, with red not "
+                f"broken: only the red-lead exception allows {lead.text}.")
+    else:  # (the per-card reading: other cards could be led in other colors)
+        who = "you" if you else f"seat {there.to_move}"
+        text = (f"{after}{who} may lead {lead.text} in trick {_trick_no(there)}, with red "
+                f"not broken: {lead.value} has no other color {who} can declare, and the "
+                "per-card reading of the red-lead exception allows such a card.")
+    return text[0].upper() + text[1:]
 
 
 def _fails_without_exception(pz: Puzzle, start: Position, play: Play) -> str:
@@ -1254,6 +1272,8 @@ def _generate(
             if theme in ("red-lead", "red-lead-exception"):
                 if point == "exception":  # (the tag finds them: a teacher's question)
                     tags += ("exception",)
+                    if rules.red_lead == "per-card":
+                        hint = _PER_CARD_HINT
                 else:  # (every one had the exception's hint, though it played no part)
                     hint = _BREAKS_RED_HINT
             digest = hashlib.sha1(text.encode()).hexdigest()[:8]

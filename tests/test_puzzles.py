@@ -22,6 +22,7 @@ from catbox_solver.puzzles import (
     PLAY_KINDS,
     Puzzle,
     PuzzleError,
+    _explain,
     generate,
     load_puzzle,
     load_puzzles,
@@ -508,8 +509,9 @@ def test_red_lead_titles_say_nothing_false() -> None:
     """Generated red-lead titles came from one list of four, so "Nothing but red" and "Red
     by necessity" stood on puzzles answered with a green play, and on a follower's play.
     Each title's claim is checked here on the position itself: nothing but red to lead,
-    or a red answer."""
-    pzs = [*itertools.islice(generate("red-lead", 3, 1), 5),
+    or a red answer; the stored generated puzzles too (one kept "Trump waits", review)."""
+    pzs = [*[p for p in CURATED if "generated" in p.tags and "red-lead" in p.tags],
+           *itertools.islice(generate("red-lead", 3, 1), 5),
            *itertools.islice(generate("red-lead", 4, 1), 3),
            *itertools.islice(generate("red-lead-exception", 4, 2), 3)]
     only_red = {"Nothing but red", "Red by necessity"}
@@ -528,6 +530,72 @@ def test_red_lead_titles_say_nothing_false() -> None:
         if title in ("Trump waits", "The red lead"):  # (the old list: gone)
             raise AssertionError(pz.id)
     assert seen & only_red and seen & red_answer, seen
+
+
+_BRACKET = re.compile(r"(\w+): (?:only )?(-?\d+) points? guaranteed \(playing for tricks "
+                      r"alone: (-?\d+) trick points? guaranteed(, the most)?\)")
+
+
+def test_best_score_notes_give_the_trick_game_of_each_play() -> None:
+    """A best-score note's bracket is the trick points the play guarantees when played for
+    tricks alone, another line than the score's ("2 points guaranteed (1 trick point)"
+    stood beside a line of 2 tricks and no bonus, and read as a trick and a bonus of 1;
+    audit of session 32). Each bracket of the stored exact-bid puzzles is checked against
+    a plain minimax of the trick game, and the stored explanations are what the generator
+    writes now."""
+    pzs = [p for p in CURATED if "exact-bid" in p.tags and p.players == 3]
+    assert len(pzs) == 2
+    for pz in pzs:
+        sol = solve_puzzle(pz)
+        assert _explain("exact-bid", pz, sol) == pz.explanation, pz.id
+        found = _BRACKET.findall(pz.explanation)
+        assert {m[0] for m in found} == {v.play.text for v in sol.verdicts}
+        most = max(minimax(pz.position.after(v.play), pz.seat, "tricks") for v in sol.verdicts)
+        for play, points, tricks, is_most in found:
+            after = pz.position.after(Play.parse(play, pz.position.rules.values))
+            assert int(points) == minimax(after, pz.seat, "score")
+            assert int(tricks) == minimax(after, pz.seat, "tricks")
+            correct = play in {p.text for p in pz.plays}
+            assert bool(is_most) == (not correct and int(tricks) == most)
+
+
+_PER_CARD = re.compile(r"(?:After ([\w ]+), )?(you|seat (\d)) may lead (\w+) in trick (\d), "
+                       r"with red not broken: (\d) has no other color (?:you|seat \d) can "
+                       r"declare, and the per-card reading of the red-lead exception allows "
+                       r"such a card\.", re.IGNORECASE)
+
+
+def test_per_card_red_lead_puzzles_say_what_allows_the_lead() -> None:
+    """Under the per-card red lead a puzzle answered by leading red before red is broken
+    was called "breaks", with the hint that a follower may declare red, and no sentence
+    said what allowed the lead (review of session 32). Now it is an exception puzzle with
+    the per-card hint, and each sentence about a per-card lead is replayed and its claim
+    (no other color for that value) checked on the board."""
+    pzs = [*itertools.islice(generate("red-lead", 2, 1, ruleset="per-card-red-lead"), 4),
+           *itertools.islice(generate("red-lead", 3, 1, ruleset="per-card-red-lead"), 4)]
+    sentences = 0
+    for pz in pzs:
+        pos = pz.position
+        red_lead = not pos.trick and any(p.color == 0 for p in pz.plays)
+        if red_lead or "exception" in pz.tags:
+            assert "exception" in pz.tags and "(the per-card reading)" in pz.hint, pz.id
+        else:
+            assert pos.trick and pz.hint.startswith("Red is not broken yet, and a follower")
+        for m in _PER_CARD.finditer(pz.explanation):
+            before, who, seat, card, trick, value = m.groups()
+            at = pos
+            for text in (before or "").split():
+                at = at.play(text)
+            assert not at.trick and not at.red_broken and str(at.tricks_played + 1) == trick
+            assert at.to_move == (pz.seat if who.lower() == "you" else int(seat))
+            play = Play.parse(card, at.rules.values)
+            assert play.color == 0 and str(play.value) == value and play in at.legal_plays()
+            mover = at.to_move
+            assert all(at.owner_of(play.value, c) is not None or not at.colors[mover] >> c & 1
+                       for c in (1, 2, 3)), (pz.id, m.group(0))
+            assert any(q.color != 0 for q in at.legal_plays())  # (not the rulebooks' case)
+            sentences += 1
+    assert sentences >= 4, sentences
 
 
 _LEADS_RED = re.compile(r"After ([\w ]+), (you have|seat (\d) has) only red to lead in trick "
