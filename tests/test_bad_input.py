@@ -233,7 +233,7 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         # int options take what the files hold (session 28): a 19-digit seed was taken
         # and written into a record that verify refused; other scripts' digits were taken
         (["deal", "-p", "4", "--seed", "1000000000000000000"],
-         "Invalid value for '--seed': 1000000000000000000 has more than 18 digits "
+         "Invalid value for '--seed': 1000000000000000000 has 19 digits, more than 18 "
          "(see 'catbox deal --help')"),
         (["play", "-p", "3", "--seed", "1" * 50],
          "Invalid value for '--seed': '11111111111111111111'... has 50 digits, far too many "

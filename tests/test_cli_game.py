@@ -216,6 +216,14 @@ def test_simulate_compare_a_scoring_only_reading() -> None:
     assert (diff["plays_differ"], diff["paradox_occurrence_differs"], diff["paradox_differs"],
             diff["tricks_differ"]) == (0, 0, 0, 0)
     assert diff["scores_differ"] > 0
+    data = json.loads(out)
+    code, text, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
+                        "--quiet")
+    # the rounds with a paradox under each reading, of all (a rate alone hid them)
+    a, b = data["a"], data["b"]
+    assert text.splitlines()[1] == (
+        f"paradox rate     {a['paradox_rate']:.3f} against {b['paradox_rate']:.3f} "
+        f"({a['paradox_rounds']} and {b['paradox_rounds']} of 40 rounds)")
 
 
 def test_simulate_text_and_ruleset() -> None:

@@ -359,6 +359,11 @@ def test_solve_batch_goes_on_past_a_line_it_cannot_answer(tmp_path: Path) -> Non
     assert lines[1] == {"error": f"{f} line 2: the prediction of seat 2 is unknown: the "
                                  "score question needs it"}
     assert (code, err) == (2, "error: 1 of 2 lines could not be answered\n")
+    # one line alone (it said "1 of 1 lines")
+    f.write_text(json.dumps(data) + "\n")
+    code, out, err = _run("solve", f"@{f}", "--hero", "2", "--question", "score", "--json")
+    assert (code, err) == (2, "error: 1 of 1 line could not be answered\n")
+    f.write_text(position_to_json(three) + "\n" + json.dumps(data) + "\n")
     # with a line that cannot be read as well, one summary (it said "1 lines")
     f.write_text(f.read_text() + "{bad\n")
     code, out, err = _run("solve", f"@{f}", "--hero", "2", "--question", "score", "--json")
@@ -388,7 +393,7 @@ def test_both_engines_give_the_same_answer_from_the_command_line() -> None:
 
 
 def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At its first use after an install numba compiles the search core (about 40 s of
+    """At its first use after an install numba compiles the search core (40 s to 2 minutes of
     silence before): a command that searches makes the core ready before its searches and
     progress lines, and on a terminal names a wait of more than a second, not with --quiet
     and not when the core is ready at once."""

@@ -1187,7 +1187,7 @@ def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
 
 def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """solve, value_only and dd_table make the compiled core ready before their clock
-    starts: its first compile after an install (about 40 s) would otherwise use up a
+    starts: its first compile after an install (40 s to 2 minutes) would otherwise use up a
     timeout and turn the first answer into "unknown". Here making it ready takes 1.5 s
     and the timeout is 1 s; the Python engine needs no core."""
     from catbox_solver.search import dd

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -15,8 +14,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from catbox_solver.errors import CatboxError
+from catbox_solver.model.numbers import DIGITS, is_stored_whole, shown
 from catbox_solver.model.numbers import counted as counted  # (for the commands)
-from catbox_solver.model.numbers import is_stored_whole, shown
 from catbox_solver.model.numbers import too_many_digits as too_many_digits
 
 T = TypeVar("T")
@@ -154,8 +153,6 @@ class Seconds(_FloatParam):
         return seconds
 
 
-_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
-
 
 def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
            ctx: click.Context | None) -> Any:
@@ -165,7 +162,7 @@ def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
     if not isinstance(value, str):
         return value
     text = value.strip()
-    if not _DIGITS.fullmatch(text):
+    if not DIGITS.fullmatch(text):
         kind.fail(f"{shown(value)} is not a whole number in ASCII digits", param, ctx)
     if len(text) > 40:  # (int() of thousands of digits is slow, and no option needs it)
         kind.fail(f"{shown(value)} has {len(text.lstrip('-'))} digits, far too many", param,
@@ -182,8 +179,9 @@ class WholeNumber(_IntParam):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         number = int(_whole(value, self, param, ctx))
-        if not is_stored_whole(number):
-            self.fail(f"{number} has more than 18 digits", param, ctx)  # (_whole: <= 40)
+        if not is_stored_whole(number):  # (_whole: at most 40 digits; the wording is the
+            # record reader's and the SEAT=COUNT options': "has 19 digits, more than 18")
+            self.fail(f"{number} {too_many_digits(str(number), signed=True)}", param, ctx)
         return number
 
 
@@ -252,7 +250,8 @@ class Undecided:
     def report(self, total: int) -> None:
         """The batch's count on stderr, if any."""
         if self.count:
-            click.echo(f"{self.count} of {total} lines undecided within the time limit",
+            click.echo(f"{self.count} of {counted(total, 'line')} undecided within the "
+                       "time limit",
                        err=True)
 
     def end(self) -> None:
@@ -296,9 +295,10 @@ def end_batch(total: int, unread: int, unanswered: int = 0, stop: CtrlC | None =
     if unread:
         parts.append(f"{unread} of {counted(total, 'line')} could not be read")
     if unanswered:
-        of = "" if unread else f" of {total}"
-        parts.append(f"{unanswered}{of} {'line' if unanswered == 1 and not of else 'lines'}"
-                     " could not be answered")
+        # ("1 of 1 lines" read oddly; with a count of unread lines before it: "1 line")
+        of = f" of {counted(total, 'line')}" if not unread else (
+            " line" if unanswered == 1 else " lines")
+        parts.append(f"{unanswered}{of} could not be answered")
     click.echo(f"error: {', '.join(parts)}", err=True)
     if stop is not None:
         stop.check()

@@ -443,7 +443,8 @@ def simulate_cmd(
             f"{rules.name} against {other.name} on the same deals and bots"
         )
         click.echo(f"paradox rate     {stats['paradox_rate']:.3f} against "
-                   f"{stats_b['paradox_rate']:.3f}")
+                   f"{stats_b['paradox_rate']:.3f} ({stats['paradox_rounds']} and "
+                   f"{stats_b['paradox_rounds']} of {n_rounds} rounds)")
         click.echo(f"average totals   {_seats(stats['average_totals'])} against "
                    f"{_seats(stats_b['average_totals'])}")
         for key, text in (

@@ -1,4 +1,5 @@
-"""The JSON interchange form of a position, ``catbox-position/1`` (../shared/POSITION-JSON.md).
+"""The JSON interchange form of a position, ``catbox-position/1`` (shared/POSITION-JSON.md
+beside the checkout).
 
 Reading checks every field and names the one that is wrong; writing then reading gives back
 an equal Position.

@@ -9,7 +9,8 @@ from typing import TypeGuard
 from catbox_solver.errors import SearchError
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}", re.ASCII)
-_ANY_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
+# a whole number in ASCII digits, of any length (too_many_digits says what is wrong)
+DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 def whole_number(text: str, signed: bool = False) -> int | None:
@@ -27,7 +28,7 @@ def too_many_digits(number: str, signed: bool) -> str | None:
     (18, as :func:`whole_number`), in the words of the int options ("has 3000 digits, far
     too many"); None for any other text (``signed``: a minus sign is allowed). For a number
     read inside a text of its own (``SEAT=COUNT``, a record's field)."""
-    if not _ANY_DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
+    if not DIGITS.fullmatch(number) or (number.startswith("-") and not signed):
         return None
     digits = len(number.lstrip("-"))
     if digits <= 18:
