@@ -58,7 +58,12 @@ class PuzzleError(CatboxError, ValueError):
 
 class PuzzleTimeout(SearchError):
     """A puzzle whose searches ran out of their time (``solve_puzzle``'s ``timeout``): its
-    stored answer is not checked, which is neither right nor wrong."""
+    stored answer is not checked, which is neither right nor wrong. The message names the
+    puzzle; ``reason`` is the message without it."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 @dataclass(frozen=True)
@@ -606,6 +611,9 @@ def solve_puzzle(puzzle: Puzzle, timeout: float | None = None) -> Solution:
                           f"{puzzle.conditions!r}")
     try:
         return _solve(puzzle, timeout)
+    except PuzzleTimeout as exc:
+        where = puzzle.path if puzzle.path is not None else puzzle.id
+        raise PuzzleTimeout(f"{where}: {exc}", exc.reason) from None
     except SearchError as exc:
         where = puzzle.path if puzzle.path is not None else puzzle.id
         raise type(exc)(f"{where}: {exc}") from None

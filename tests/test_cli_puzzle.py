@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
+from catbox_solver.puzzles import PuzzleTimeout, load_puzzle, solve_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 FIG34 = PUZZLES / "fig-3-4-lead-red.toml"
@@ -112,6 +114,12 @@ def test_a_puzzle_out_of_time_is_not_checked_and_the_rest_go_on(tmp_path: Path) 
         "2 puzzles: the 1 stored answer checked is right",
         f"1 of 2 not checked (out of time): {slow}",
     ]
+    # the library names the puzzle in the message, and keeps the reason apart
+    with pytest.raises(PuzzleTimeout) as late:
+        solve_puzzle(load_puzzle(tmp_path / f"{slow}.toml"), timeout=0)
+    assert str(late.value) == (f"{tmp_path / slow}.toml: the search ran out of time "
+                               "(--timeout)")
+    assert late.value.reason == "the search ran out of time (--timeout)"
     code, out, _ = _run("puzzle", "solve", str(tmp_path / f"{slow}.toml"), "--timeout", "0")
     assert code == 3  # (none checked: this said "every stored answer checked is right")
     assert out.rstrip().splitlines()[-2:] == [

@@ -126,9 +126,9 @@ def solve_cmd(
         try:
             sol = solve_puzzle(pz, timeout)
         except PuzzleTimeout as exc:
-            # (the library's message names the puzzle, which the heading and the JSON's
-            # "file" already do: it was said twice)
-            why = str(exc).removeprefix(f"{pz.path if pz.path is not None else pz.id}: ")
+            # (the message names the puzzle, which the heading and the JSON's "file"
+            # already do: it was said twice)
+            why = exc.reason
             unchecked.append((pz, why))
             if not as_json:
                 click.echo(f"{_heading(pz)}\nStored answer: not checked: {why}\n")
