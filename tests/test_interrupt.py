@@ -5,6 +5,7 @@ killed after 30 s so that a failure fails in time."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import time
@@ -525,6 +526,27 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     assert code == 130 and err.splitlines()[-2:] == [
         "error: 1 of 2 lines could not be read",
         "stopped by Ctrl-C: shown is what was proven by then"], err
+    # an answer Ctrl-C cut short is not one the time limit left undecided (it said "1 of 2
+    # lines undecided within the time limit" with no --timeout given)
+    cut_short = dataclasses.replace(whole, value=None)
+
+    def cut_more(*args: Any, **kwargs: Any) -> Any:
+        raise Interrupted(cut_short)
+
+    monkeypatch.setattr(solve_cmds, "solve", cut_more)
+    code, out, err = _run("solve", f"@{f}", "--question", "paradox")
+    assert code == 130 and "undecided" not in err, err
+    # a Ctrl-C outside the searches (here while an answer is written): the summaries too
+    monkeypatch.setattr(solve_cmds, "solve", lambda *a, **k: whole)
+
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_cmds, "answer_text", ctrl_c)
+    code, out, err = _run("solve", f"@{f}", "--question", "paradox")
+    assert (code, out) == (130, "")
+    assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
+                                     "stopped by Ctrl-C"]
     f.write_text("{bad\n" + position_to_json(pos) + "\n")
 
     def found(*args: Any, **kwargs: Any) -> Any:
@@ -535,3 +557,12 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     assert code == 130 and "line 2: exists" in out
     assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
                                      "stopped by Ctrl-C: shown are the lines found by then"]
+
+    def nothing(*args: Any, **kwargs: Any) -> Any:  # (Ctrl-C before a line was found)
+        raise Interrupted(None)
+
+    monkeypatch.setattr(exists_mod, "exists", nothing)
+    code, out, err = _run("exists", f"@{f}", "--no-paradox")
+    assert (code, out) == (130, "")
+    assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
+                                     "stopped by Ctrl-C"]

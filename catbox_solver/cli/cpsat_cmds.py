@@ -266,7 +266,7 @@ def exists_cmd(
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
             # narrowed down by then, printed as the answer; then exit code 130
             if not isinstance(e.partial, ExistsAnswer):
-                stopped()
+                raise  # (nothing to show: run_positions says the batch's summaries, stops)
             stop.came("shown are the lines found by then" if e.partial.exists
                       else "shown is the clash as narrowed down by then")
             return e.partial

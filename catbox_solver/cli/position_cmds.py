@@ -76,29 +76,37 @@ def run_positions(
     """
     batch = is_batch_argument(arg)
     unread = unanswered = total = 0
-    for item in read_positions(arg):
-        if stop is not None and stop.hit:
-            break
-        total += 1
-        if isinstance(item, CatboxError):
-            unread += 1
-            line_error(item, as_json)
-            continue
-        try:
-            out = to_json(item) if as_json else to_text(item)
-        except CatboxError as exc:
-            if not batch:
-                raise
-            unanswered += 1
-            line_error(at_batch_line(exc, arg, total), as_json)
-            continue
-        if as_json:
-            echo_json(out)
-        else:
-            if batch and "\n" in out and total > 1:
-                click.echo("")
-            line = total if batch and number_lines else None
-            click.echo(numbered(out, line), color=True if ansi else None)
+    try:
+        for item in read_positions(arg):
+            if stop is not None and stop.hit:
+                break
+            total += 1
+            if isinstance(item, CatboxError):
+                unread += 1
+                line_error(item, as_json)
+                continue
+            try:
+                out = to_json(item) if as_json else to_text(item)
+            except CatboxError as exc:
+                if not batch:
+                    raise
+                unanswered += 1
+                line_error(at_batch_line(exc, arg, total), as_json)
+                continue
+            if as_json:
+                echo_json(out)
+            else:
+                if batch and "\n" in out and total > 1:
+                    click.echo("")
+                line = total if batch and number_lines else None
+                click.echo(numbered(out, line), color=True if ansi else None)
+    except KeyboardInterrupt:
+        # (a Ctrl-C outside the searches, while lines are read or printed, or one whose
+        # answer shows nothing: the summaries of the lines read still come first)
+        if stop is None:
+            raise
+        if not stop.hit:
+            stop.came()
     if batch and undecided is not None:
         undecided.report(total)
     end_batch(total, unread, unanswered, stop)

@@ -268,7 +268,9 @@ def solve_cmd(
 
     def solved(pos: Position) -> Answer:
         ans = answer(pos)
-        undecided.add(ans.value is None or any(r.result is None for r in ans.plays))
+        # (an answer Ctrl-C cut short is not one the time limit left undecided)
+        undecided.add(not stop.hit and (ans.value is None
+                                        or any(r.result is None for r in ans.plays)))
         return ans
 
     def text(pos: Position) -> str:
@@ -349,7 +351,7 @@ def ddtable_cmd(
     def tabled(pos: Position) -> DDTable:
         t = table(pos)
         preds = pos.predictions or (None,) * pos.rules.players
-        undecided.add(any(
+        undecided.add(not stop.hit and any(  # (Ctrl-C: not the time limit's)
             r.paradox is None or r.tricks is None
             # (a score is None without a timeout only where the prediction is unknown)
             or r.score is None and not (pos.rules.has_predictions and preds[r.seat] is None)
