@@ -221,10 +221,12 @@ def rules_diff(
         click.echo(f"no difference: {a.name} and {b.name} are the same ruleset for "
                    f"{players} players (nothing to search)")
     elif result.score_only:
-        click.echo(f"no difference: {a.name} and {b.name} differ only in "
-                   f"{', '.join(result.score_only)}, which never change a legal play, a "
-                   "trick or a paradox, only the scoring at the end of the round (nothing "
-                   "to search; ask --question score)")
+        names = list(result.score_only)
+        which = (names[0] + ", which never changes" if len(names) == 1 else
+                 ", ".join(names[:-1]) + f" and {names[-1]}, which never change")
+        click.echo(f"no difference: {a.name} and {b.name} differ only in {which} a legal "
+                   "play, a trick or a paradox, only the scoring at the end of the round "
+                   "(nothing to search; ask --question score)")
     elif result.out_of_time:
         click.echo(
             f"unknown: out of time (--timeout) with no difference found up to size {cards} "

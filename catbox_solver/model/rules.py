@@ -224,6 +224,14 @@ class Ruleset:
             )
         return replace(self, **changes)
 
+    def in_effect(self) -> Ruleset:
+        """This ruleset with every switch that does nothing at its player count at its
+        official value (the 2-player bonus with 3-5 players): two rulesets equal here are
+        one game."""
+        if self.players == 2:
+            return self
+        return self.with_switches(two_player_bonus=SWITCHES["two_player_bonus"][0])
+
     def for_play(self) -> Ruleset:
         """This ruleset with the switches of :data:`SCORE_ONLY` and the row order at their
         official values: what legal plays, tricks and paradoxes depend on (two rulesets
