@@ -238,6 +238,10 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["play", "-p", "3", "--seed", "1" * 50],
          "Invalid value for '--seed': '11111111111111111111'... has 50 digits, far too many "
          "(see 'catbox play --help')"),
+        # digits counted without the sign, in one wording (40 and a sign read "far too many")
+        (["deal", "-p", "4", "--seed=-" + "1" * 40],
+         f"Invalid value for '--seed': -{'1' * 40} has 40 digits, more than 18 "
+         "(see 'catbox deal --help')"),
         (["simulate", "--seed", "1_0"],
          "Invalid value for '--seed': '1_0' is not a whole number in ASCII digits "
          "(see 'catbox simulate --help')"),

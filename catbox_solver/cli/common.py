@@ -164,9 +164,12 @@ def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
     text = value.strip()
     if not DIGITS.fullmatch(text):
         kind.fail(f"{shown(value)} is not a whole number in ASCII digits", param, ctx)
-    if len(text) > 40:  # (int() of thousands of digits is slow, and no option needs it)
-        kind.fail(f"{shown(value)} has {len(text.lstrip('-'))} digits, far too many", param,
-                  ctx)
+    too_many = too_many_digits(text, signed=True)
+    if too_many is not None and len(text.lstrip("-")) > 40:
+        # (int() of thousands of digits is slow, and no option needs it; counted as
+        # too_many_digits counts, without the sign: 40 digits and a sign read "far too
+        # many", 40 without "more than 18"; review)
+        kind.fail(f"{shown(value)} {too_many}", param, ctx)
     return int(text)
 
 
