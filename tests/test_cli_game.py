@@ -207,7 +207,8 @@ def test_simulate_json_fields_and_reproducibility() -> None:
 
 def test_simulate_compare_a_scoring_only_reading() -> None:
     """The same seeded rounds under predictions on and off: the plays never differ, only
-    the scores (game audit of session 30: every round's plays differed)."""
+    the scores (game audit of session 30: every round's plays differed). The text gives
+    each reading's rounds with a paradox."""
     code, out, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
                        "--json", "--quiet")
     assert code == 0
@@ -216,14 +217,17 @@ def test_simulate_compare_a_scoring_only_reading() -> None:
     assert (diff["plays_differ"], diff["paradox_occurrence_differs"], diff["paradox_differs"],
             diff["tricks_differ"]) == (0, 0, 0, 0)
     assert diff["scores_differ"] > 0
+    # the rounds with a paradox under each reading, of all (a rate alone hid them); a
+    # reading that changes play, so that the two counts differ (review)
+    code, out, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "must-follow", "--json",
+                       "--quiet")
     data = json.loads(out)
-    code, text, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
-                        "--quiet")
-    # the rounds with a paradox under each reading, of all (a rate alone hid them)
+    code, text, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "must-follow", "--quiet")
     a, b = data["a"], data["b"]
+    assert (a["paradox_rounds"], b["paradox_rounds"]) == (35, 12)
     assert text.splitlines()[1] == (
         f"paradox rate     {a['paradox_rate']:.3f} against {b['paradox_rate']:.3f} "
-        f"({a['paradox_rounds']} and {b['paradox_rounds']} of 40 rounds)")
+        "(35 and 12 of 40 rounds)")
 
 
 def test_simulate_text_and_ruleset() -> None:
