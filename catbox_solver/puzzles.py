@@ -868,6 +868,9 @@ _RED_TITLES = {
     "exception": ("The red-lead exception", "When red must be led", "Red is not broken",
                   "Red under lock"),
     "breaks": ("Red is not broken", "The first red", "Red under lock", "Who breaks red?"),
+    # (per-card: leading such a card red is allowed, never forced, unless nothing else is)
+    "per-card": ("The red-lead exception", "A card with no other color", "Red is not broken",
+                 "Red under lock"),
 }
 _EXCEPTION_HINT = ("Red may not be led before someone breaks it, unless the leader has no "
                    "other legal play.")
@@ -1222,10 +1225,10 @@ def generate(
     if theme == "exact-bid" and players == 2:
         raise PuzzleError("the exact-bid theme is for 3-5 players (--players 3, 4 or 5)")
     rules = Ruleset.from_name(ruleset, players)
-    if theme == "red-lead-exception" and rules.red_lead != "exception":
+    if theme == "red-lead-exception" and rules.red_lead == "never":
         # (no puzzle could turn on an exception the rules leave out: an endless search)
-        raise PuzzleError(f"the red-lead-exception theme needs the official red lead, and "
-                          f"ruleset {rules.name!r} reads it as {rules.red_lead!r}")
+        raise PuzzleError(f"the red-lead-exception theme needs a red-lead exception (the "
+                          f"official one or per-card), and ruleset {rules.name!r} has none")
     return _generate(theme, players, seed, exclude, rules, max_rounds)
 
 
@@ -1305,7 +1308,10 @@ def _title(theme: str, point: str | None, pos: Position, rng: random.Random) -> 
     four that fit what decides it, ``point`` of :func:`_red_lead_point`)."""
     titles = _TITLES.get(theme)
     if titles is None:
-        titles = _RED_TITLES["only-red" if _only_red_to_lead(pos) else str(point)]
+        kind = "only-red" if _only_red_to_lead(pos) else str(point)
+        if kind == "exception" and pos.rules.red_lead == "per-card":
+            kind = "per-card"  # ("When red must be led" stood where the red lead was optional)
+        titles = _RED_TITLES[kind]
     return rng.choice(titles)
 
 

@@ -501,7 +501,8 @@ def test_red_lead_puzzles_say_what_they_turn_on() -> None:
     (b,) = breaks
     assert b.hint.startswith("Red is not broken yet, and a follower may declare red")
     assert b.plays[0].color == 0 and b.position.trick  # a follower's red play
-    with pytest.raises(PuzzleError, match="needs the official red lead"):
+    with pytest.raises(PuzzleError, match="needs a red-lead exception .the official one or "
+                       "per-card., and ruleset 'quickref-red-lead' has none"):
         generate("red-lead-exception", 3, 1, ruleset="quickref-red-lead")
 
 
@@ -572,10 +573,14 @@ def test_per_card_red_lead_puzzles_say_what_allows_the_lead() -> None:
     the per-card hint, and each sentence about a per-card lead is replayed and its claim
     (no other color for that value) checked on the board."""
     pzs = [*itertools.islice(generate("red-lead", 2, 1, ruleset="per-card-red-lead"), 4),
-           *itertools.islice(generate("red-lead", 3, 1, ruleset="per-card-red-lead"), 4)]
+           *itertools.islice(generate("red-lead", 3, 1, ruleset="per-card-red-lead"), 4),
+           *itertools.islice(generate("red-lead-exception", 4, 1,
+                                      ruleset="per-card-red-lead"), 2)]
     sentences = 0
     for pz in pzs:
         pos = pz.position
+        # ("When red must be led" stood where leading red was a choice; review)
+        assert not pz.title.startswith("When red must be led"), pz.id
         red_lead = not pos.trick and any(p.color == 0 for p in pz.plays)
         if red_lead or "exception" in pz.tags:
             assert "exception" in pz.tags and "(the per-card reading)" in pz.hint, pz.id
