@@ -40,7 +40,9 @@ over the positions it searched), with its picture (`catbox render`) and its term
 rendering (`catbox show`). "No difference" covers only the deals and tricks left it was
 asked to search; with `--timeout`, a search the clock stops before every deal was tried
 answers "unknown" (`"differ": null`, exit code 3), not "no difference"; two names for one
-ruleset are answered at once (`"same": true`), and so are two readings apart only in
+ruleset, or two apart only in a switch that does nothing at that player count (the
+2-player bonus with 3-5 players), are answered at once (`"same": true`), and so are two
+readings apart only in
 switches that change only the scoring at the end of the round (interrupted trick, bonus
 adjacency, 2-player bonus, row order) on any question but `score`
 (`"score_only": [switches]`): no position can differ there.

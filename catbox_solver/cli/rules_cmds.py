@@ -148,8 +148,9 @@ def rules_diff(
     Smallest means fewest cards left in hands, then fewest tricks left. Positions are
     searched from the last trick backwards over seeded deals; every line of play from each
     searched trick start is walked under both readings. Rulesets are preset names with
-    optional overrides (official,following=must-follow). Two names for one ruleset are
-    answered at once, and so are two readings apart only in switches that change only
+    optional overrides (official,following=must-follow). Two names for one ruleset (or
+    two apart only in a switch that does nothing at the player count) are answered at
+    once, and so are two readings apart only in switches that change only
     the scoring at the end of the round (interrupted trick, bonus adjacency, 2-player
     bonus, row order) on any question but score. Exit code 0 with an answer (a
     difference, or none within the bounds), 3 when --timeout left it unknown, 2 on bad
