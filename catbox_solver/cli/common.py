@@ -264,9 +264,9 @@ class Undecided:
 
 
 class CtrlC:
-    """Ctrl-C during a command's answers: the answer it cut short is printed (what it
-    ``shown``), a batch stops before its next line and says its summaries, then one line
-    on stderr and exit code 130 (128 + SIGINT)."""
+    """Ctrl-C during a command's answers: the answer it cut short is printed (``shown``
+    says what that answer holds), a batch stops before its next line and says its
+    summaries, then one line on stderr and exit code 130 (128 + SIGINT)."""
 
     def __init__(self) -> None:
         self.shown: str | None = None  # None: no Ctrl-C yet
@@ -330,8 +330,8 @@ def show_progress(quiet: bool) -> bool:
 def ready_search(quiet: bool, engine: str = "compiled") -> None:
     """Make the compiled search core ready before a command's searches and progress lines
     start. At its first use after an install numba compiles it (40 s to 2 minutes, then
-    cached on disk); on a terminal, unless --quiet, a wait of more than a second is named, so that
-    it is not taken for a hang."""
+    cached on disk); on a terminal, unless --quiet, a wait of more than a second is named,
+    so that it is not taken for a hang."""
     if engine != "compiled":
         return
     from catbox_solver.search.dd import warm_up  # (numba only for the commands that search)
