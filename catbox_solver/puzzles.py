@@ -31,7 +31,7 @@ from catbox_solver.model.deal import first_lead
 from catbox_solver.model.files import read_limited
 from catbox_solver.model.game import count_play_events
 from catbox_solver.model.notation import position_from_notation, position_to_notation
-from catbox_solver.model.numbers import check_int, check_seconds, counted, is_whole
+from catbox_solver.model.numbers import check_int, check_seconds, counted, is_whole, listed
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
@@ -132,7 +132,7 @@ class Puzzle:
         if self.question == "exists":
             return "Yes." if self.answer is True else "No."
         plays = self.plays
-        names = _join([p.text for p in plays])
+        names = listed([p.text for p in plays], "or")
         if self.question == "safe":
             if not plays:
                 return "No play keeps you safe."
@@ -146,12 +146,6 @@ class Puzzle:
         what = "trick points" if self.question == "best-tricks" else "points"
         best = "is the best play" if len(plays) == 1 else "are the best plays"
         return f"{names} {best}: {self.value} {what} guaranteed."
-
-
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
 
 
 # ---- conditions of exists questions -------------------------------------------------------
@@ -554,8 +548,7 @@ def _seat_stuck(pos: Position, hero: int | None = None) -> str:
     who = f"you (seat {s})" if s == hero else f"seat {s}"
     values = sorted(set(pos.hands[s]))
     cols = [c for c in range(4) if pos.colors[s] >> c & 1]
-    held = ", ".join(str(v) for v in values[:-1]) + " and " if len(values) > 1 else ""
-    held += str(values[-1])
+    held = listed(values)
     if not cols:
         return f"{who} hold{'' if s == hero else 's'} {held} but no color is left to declare"
     verb = "hold" if s == hero else "holds"
@@ -664,7 +657,7 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                 else:
                     line = (play, reply[0])
                     note = (f"seat {after.to_move} can still play "
-                            f"{_join([p.text for p in reply])}")
+                            f"{listed([p.text for p in reply], 'or')}")
                 verdicts.append(PlayVerdict(
                     play, False, None, line, _near_miss(after, play, pos.to_move), note,
                 ))
@@ -1055,7 +1048,7 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
                          f"{names[0]}.")
         elif names:
             parts.append(f"The cell that stays empty depends on the rest of the round: "
-                         f"{_join(names)} can be it.")
+                         f"{listed(names, 'or')} can be it.")
     return " ".join(parts)
 
 
@@ -1098,7 +1091,7 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
             words.append("Under the quick-reference reading, with no exception, you would "
                          "have no legal play: a paradox on the spot.")
         elif other:
-            names = _join([p.text for p in sorted(other)])
+            names = listed([p.text for p in sorted(other)], "or")
             words.append(f"Under the quick-reference reading, with no exception, the safe "
                          f"{'play would be' if len(other) == 1 else 'plays would be'} "
                          f"{names} instead.")

@@ -21,6 +21,7 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.model.jsonform import play_json, position_to_dict
 from catbox_solver.model.notation import position_to_notation
+from catbox_solver.model.numbers import listed
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
 from catbox_solver.render import render_text
@@ -222,12 +223,11 @@ def rules_diff(
         click.echo(f"no difference: {a.name} and {b.name} are the same ruleset for "
                    f"{players} players (nothing to search)")
     elif result.score_only:
-        names = list(result.score_only)
-        which = (names[0] + ", which never changes" if len(names) == 1 else
-                 ", ".join(names[:-1]) + f" and {names[-1]}, which never change")
-        click.echo(f"no difference: {a.name} and {b.name} differ only in {which} a legal "
-                   "play, a trick or a paradox, only the scoring at the end of the round "
-                   "(nothing to search; ask --question score)")
+        verb = "changes" if len(result.score_only) == 1 else "change"
+        click.echo(f"no difference: {a.name} and {b.name} differ only in "
+                   f"{listed(result.score_only)}, which never {verb} a legal play, a trick or "
+                   "a paradox, only the scoring at the end of the round (nothing to search; "
+                   "ask --question score)")
     elif result.out_of_time:
         click.echo(
             f"unknown: out of time (--timeout) with no difference found up to size {cards} "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import TypeGuard
 
 from catbox_solver.errors import SearchError
@@ -55,6 +56,15 @@ def is_stored_whole(value: object) -> TypeGuard[int]:
 def counted(k: int, word: str) -> str:
     """``k`` and ``word``, plural unless k is 1 or -1: "1 puzzle", "3 puzzles"."""
     return f"{k} {word}" if abs(k) == 1 else f"{k} {word}s"
+
+
+def listed(items: Sequence[object], last: str = "and") -> str:
+    """Items in words: "2", "2 and 5", "1, 2 and 5" (``last``: the word before the last
+    item, "or" for alternatives)."""
+    words = [str(x) for x in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def is_whole(value: object) -> TypeGuard[int]:

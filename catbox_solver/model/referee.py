@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from catbox_solver.errors import RecordError
 from catbox_solver.model.game import game_winners, hands_after_discards
+from catbox_solver.model.numbers import listed
 from catbox_solver.model.position import (
     PLAYS,
     RULE_TEXT,
@@ -300,9 +301,7 @@ def _seats(seats: tuple[int, ...]) -> str:
     built in code may name none, which raised IndexError; review)."""
     if not seats:
         return "no seat"
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+    return f"seat{'' if len(seats) == 1 else 's'} {listed(seats)}"
 
 
 def verify(record: GameRecord) -> Verdict:
