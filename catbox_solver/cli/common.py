@@ -164,12 +164,11 @@ def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
     text = value.strip()
     if not DIGITS.fullmatch(text):
         kind.fail(f"{shown(value)} is not a whole number in ASCII digits", param, ctx)
-    too_many = too_many_digits(text, signed=True)
-    if too_many is not None and len(text.lstrip("-")) > 40:
-        # (int() of thousands of digits is slow, and no option needs it; counted as
-        # too_many_digits counts, without the sign: 40 digits and a sign read "far too
+    if len(text.lstrip("-")) > 40:
+        # (int() of thousands of digits is slow, and no option needs it; digits counted
+        # without the sign, in too_many_digits' words: 40 digits and a sign read "far too
         # many", 40 without "more than 18"; review)
-        kind.fail(f"{shown(value)} {too_many}", param, ctx)
+        kind.fail(f"{shown(value)} {too_many_digits(text, signed=True)}", param, ctx)
     return int(text)
 
 
@@ -290,22 +289,19 @@ def end_batch(total: int, unread: int, unanswered: int = 0, stop: CtrlC | None =
     question could not be answered (each reported where it stood), one summary line and
     exit code 2. ``stop`` ends the command after it if Ctrl-C came (exit code 130: the
     batch was not finished, which a 2 for its failed lines hid)."""
-    if not unread and not unanswered:
-        if stop is not None:
-            stop.check()
-        return
     parts = []
     if unread:
         parts.append(f"{unread} of {counted(total, 'line')} could not be read")
     if unanswered:
         # ("1 of 1 lines" read oddly; with a count of unread lines before it: "1 line")
-        of = f" of {counted(total, 'line')}" if not unread else (
-            " line" if unanswered == 1 else " lines")
-        parts.append(f"{unanswered}{of} could not be answered")
-    click.echo(f"error: {', '.join(parts)}", err=True)
+        of = counted(unanswered, "line") if unread else f"{unanswered} of {counted(total, 'line')}"
+        parts.append(f"{of} could not be answered")
+    if parts:
+        click.echo(f"error: {', '.join(parts)}", err=True)
     if stop is not None:
         stop.check()
-    raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    if parts:
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
 def echo_json(obj: Any) -> None:
