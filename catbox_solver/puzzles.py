@@ -1054,14 +1054,15 @@ def _explain(theme: str, pz: Puzzle, sol: Solution) -> str:
 
 def _first_exception_lead(
     pos: Position, line: Sequence[Play]
-) -> tuple[tuple[Play, ...], Play] | None:
+) -> tuple[tuple[Play, ...], Play, Position] | None:
     """The first lead of red before red is broken along ``line`` (one the red-lead
-    exception allows): the plays of the line before it and the lead itself, or None."""
+    exception allows): the plays of the line before it, the lead itself and the position
+    it is made in; or None."""
     for i, play in enumerate(line):
         events: Counter[str] = Counter()
         count_play_events(pos, play, events)  # (the rule events' own test of such a lead)
         if events["red_lead_exception"]:
-            return tuple(line[:i]), play
+            return tuple(line[:i]), play, pos
         pos = pos.after(play)
     return None
 
@@ -1104,11 +1105,13 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
     return " ".join(words)
 
 
-def _exception_lead_words(pz: Puzzle, before: Sequence[Play], lead: Play) -> str:
-    """A lead of red before red is broken, after the plays ``before`` from the puzzle, in
-    words: the leader has only red to lead (the exception of the rulebooks), or, with the
-    per-card reading, the card led has no other color its leader can declare."""
-    there = replay_line(pz.position, before)
+def _exception_lead_words(
+    pz: Puzzle, before: Sequence[Play], lead: Play, there: Position
+) -> str:
+    """A lead of red before red is broken, in position ``there`` after the plays
+    ``before`` from the puzzle, in words: the leader has only red to lead (the exception
+    of the rulebooks), or, with the per-card reading, the card led has no other color its
+    leader can declare."""
     you = there.to_move == pz.seat
     after = f"After {_plays_text(before)}, " if before else ""
     if _only_red_to_lead(there):
