@@ -193,16 +193,17 @@ def diff_rulesets(
 
         oracle = value_only
     n = a.players
+    whole_round = (n * (a.tricks + 1), a.tricks)  # (the bound of an answer for any size)
     if a.in_effect() == b.in_effect():
         # (it searched for seconds to say "no difference" up to a bound; the 2-player bonus
         # with 3-5 players as well, a switch that does nothing there)
-        return NoDifference(question, (n * (a.tricks + 1), a.tricks), 0, same=True)
+        return NoDifference(question, whole_round, 0, same=True)
     if question != "score" and a.for_play() == b.for_play():
         # (diagonal-bonus against official on tricks searched 14 s for "no difference up to"
         # a bound, where no position at all can differ)
         a, b = a.in_effect(), b.in_effect()
         apart = tuple(k for k in (*SCORE_ONLY, "row_order") if getattr(a, k) != getattr(b, k))
-        return NoDifference(question, (n * (a.tricks + 1), a.tricks), 0, score_only=apart)
+        return NoDifference(question, whole_round, 0, score_only=apart)
     checked = 0
     bound = (0, 0)
     late = False  # the deadline came before every deal was tried
