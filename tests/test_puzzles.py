@@ -16,7 +16,11 @@ from hypothesis import strategies as st
 from minimax_ref import minimax, tree_size
 
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.notation import position_from_notation, position_to_notation
+from catbox_solver.model.notation import (
+    plays_from_text,
+    position_from_notation,
+    position_to_notation,
+)
 from catbox_solver.model.position import Play
 from catbox_solver.puzzles import (
     PLAY_KINDS,
@@ -588,9 +592,7 @@ def test_per_card_red_lead_puzzles_say_what_allows_the_lead() -> None:
             assert pos.trick and pz.hint.startswith("Red is not broken yet, and a follower")
         for m in _PER_CARD.finditer(pz.explanation):
             before, who, seat, card, trick, value = m.groups()
-            at = pos
-            for text in (before or "").split():
-                at = at.play(text)
+            at = replay_line(pos, plays_from_text(before or "", pos.rules.values))
             assert not at.trick and not at.red_broken and str(at.tricks_played + 1) == trick
             assert at.to_move == (pz.seat if who.lower() == "you" else int(seat))
             play = Play.parse(card, at.rules.values)
@@ -642,9 +644,7 @@ def _check_exception_words(pz: Puzzle) -> int:
         texts = before.split()
         assert any([q.text for q in line[:len(texts) + 1]] == [*texts, card]
                    for line in lines), (texts, card)
-        at = pos
-        for text in texts:
-            at = at.play(text)
+        at = replay_line(pos, plays_from_text(before, pos.rules.values))
         assert not at.trick and not at.red_broken
         assert at.to_move == (pz.seat if who == "you have" else int(seat))
         assert str(at.tricks_played + 1) == trick
@@ -655,9 +655,8 @@ def _check_exception_words(pz: Puzzle) -> int:
     if fails is not None:
         play, line, trick = fails.groups()
         assert play == pz.plays[0].text and line.split()[0] == play
-        final = never
-        for text in line.split():
-            final = final.play(text)  # legal under the quick-reference reading
+        # (every play legal under the quick-reference reading)
+        final = replay_line(never, plays_from_text(line, never.rules.values))
         assert final.is_paradox and final.paradox_by == pz.seat and not final.red_broken
         assert str(final.tricks_played + 1) == trick
         assert {q.color for q in final.with_rules(pos.rules).legal_plays()} == {0}
