@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -180,6 +182,59 @@ def test_play_rejects_a_bad_discard_and_prediction() -> None:
     assert "'x' is not a card in your hand" in out
     assert "'2' is not one of 1, 3, 4" in out
     assert "you are seat 0" in out
+
+
+def test_play_piped_blank_lines_ask_again_on_a_line_of_their_own() -> None:
+    """Piped answers are echoed on their prompt's line, and a blank line asks again on a new
+    line (click's prompt asked again on the same line: "discard which card: discard which
+    card:")."""
+    rules = Ruleset(players=3)
+    recorder = Recorder(3)
+    bots: list[Bot] = list(random_bots(3, 8))
+    bots[0] = recorder
+    play_game(rules, 8, bots)
+    typed = ["", "  ", recorder.typed[0], "", *recorder.typed[1:]]
+    code, out, _ = run("play", "-p", "3", "--seed", "8", input="\n".join(typed) + "\n")
+    assert code == 0
+    first = f"discard which card: \ndiscard which card:   \ndiscard which card: {typed[2]}\n"
+    assert first in out
+    assert "discard which card: discard which card:" not in out
+    assert "is not a card" not in out and "is not one of" not in out
+    assert out.count("predict your tricks") == 4  # (three rounds, the first asked twice)
+    assert "winner" in out
+
+
+class _CtrlCAfter(io.RawIOBase):
+    """Standard input that gives ``text`` and then meets Ctrl-C (KeyboardInterrupt)."""
+
+    def __init__(self, text: str) -> None:
+        self.left = text.encode()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.left:
+            raise KeyboardInterrupt
+        n = min(len(buffer), len(self.left))
+        buffer[:n] = self.left[:n]
+        self.left = self.left[n:]
+        return n
+
+
+def test_play_ctrl_c_at_a_prompt_stops_with_130() -> None:
+    rules = Ruleset(players=3)
+    recorder = Recorder(3)
+    bots: list[Bot] = list(random_bots(3, 8))
+    bots[0] = recorder
+    play_game(rules, 8, bots)
+    result = CliRunner().invoke(
+        main, ["play", "-p", "3", "--seed", "8"],
+        input=io.BufferedReader(_CtrlCAfter(recorder.typed[0] + "\n")),
+    )
+    assert result.exit_code == 130
+    assert f"discard which card: {recorder.typed[0]}\n" in result.stdout
+    assert result.stderr == "stopped by Ctrl-C\n"
 
 
 # ---- simulate ----------------------------------------------------------------------------

@@ -141,6 +141,26 @@ def render_view(view: PlayerView) -> str:
     return "\n".join(lines)
 
 
+def _ask(question: str) -> str:
+    """The human's next line of input that is not blank, after ``question``. Piped input is
+    echoed (a terminal echoes typing itself), so that a transcript shows each answer on its
+    prompt's line; a blank line asks again on a line of its own (click's prompt asked again
+    on the same line, unseen: "discard which card: discard which card:"). Ctrl-C or the end
+    of the input raises click's Abort, as its prompt did."""
+    while True:
+        click.echo(f"{question}: ", nl=False)
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            raise click.exceptions.Abort() from None
+        if not line:
+            raise click.exceptions.Abort()
+        if not sys.stdin.isatty():
+            click.echo(line.rstrip("\r\n"))
+        if line.strip():
+            return line.strip()
+
+
 class TerminalBot:
     """The human player: prompts on the terminal, shows the view, re-prompts on bad input
     naming the rule broken."""
@@ -150,7 +170,7 @@ class TerminalBot:
             click.echo("\n" + "\n".join(board_lines(view.rules, view.owners, view.neutral)))
         click.echo(f"\nyour hand (seat {view.seat}): {' '.join(map(str, view.hand))}")
         while True:
-            text = click.prompt("discard which card", type=str).strip()
+            text = _ask("discard which card")
             card = whole_number(text)
             if card is not None and card in view.hand:
                 return card
@@ -165,7 +185,7 @@ class TerminalBot:
             click.echo("predictions so far: " + ", ".join(made))
         allowed = ", ".join(map(str, choices))
         while True:
-            text = click.prompt(f"predict your tricks ({allowed})", type=str).strip()
+            text = _ask(f"predict your tricks ({allowed})")
             tricks = whole_number(text)
             if tricks is not None and tricks in choices:
                 return tricks
@@ -174,7 +194,7 @@ class TerminalBot:
     def play(self, view: PlayerView) -> Play:
         click.echo("\n" + render_view(view))
         while True:
-            text = click.prompt("your play (like 7r; ? lists the legal plays)", type=str).strip()
+            text = _ask("your play (like 7r; ? lists the legal plays)")
             if text in ("?", "help", "legal"):
                 click.echo("  legal: " + " ".join(p.text for p in view.legal))
                 continue
