@@ -4,11 +4,13 @@ answer), and the readers take whole numbers only as ASCII digits."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -355,18 +357,34 @@ def test_whole_number_is_ascii_digits(text: str) -> None:
     assert whole_number(text) == (want if not text.startswith("-") else None)
 
 
-def test_ctrl_c_at_a_prompt_ends_with_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C at the play prompt: "stopped by Ctrl-C" and 130 (click said "Aborted!")."""
-    import click
+class _CtrlCAfter(io.RawIOBase):
+    """Standard input that gives ``text`` and then meets Ctrl-C (KeyboardInterrupt)."""
 
-    def interrupted(*args: object, **kwargs: object) -> str:
-        try:
+    def __init__(self, text: str) -> None:
+        self.left = text.encode()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.left:
             raise KeyboardInterrupt
-        except KeyboardInterrupt:
-            raise click.exceptions.Abort() from None
+        n = min(len(buffer), len(self.left))
+        buffer[:n] = self.left[:n]
+        self.left = self.left[n:]
+        return n
 
-    monkeypatch.setattr(click, "prompt", interrupted)
-    code, _, err = _run(["play", "-p", "3", "--seed", "1"])
+
+@pytest.mark.parametrize("typed", ["", "3\n"])
+def test_ctrl_c_at_a_prompt_ends_with_130(typed: str) -> None:
+    """Ctrl-C at the play prompt (the first one, or the second after a discard read):
+    "stopped by Ctrl-C" and 130 (click said "Aborted!")."""
+    res = CliRunner().invoke(main, ["play", "-p", "3", "--seed", "1"],
+                             input=io.BufferedReader(_CtrlCAfter(typed)))
+    code, out, err = res.exit_code, res.stdout, res.stderr
+    prompt = "predict your tricks (1, 3, 4): " if typed else "discard which card: "
+    assert out.endswith(f"{prompt}\n")  # (the prompt's line ended)
+    assert ("discard which card: 3\n" in out) == bool(typed)
     assert (code, err) == (130, "stopped by Ctrl-C\n")
 
 

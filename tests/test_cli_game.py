@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -202,39 +200,6 @@ def test_play_piped_blank_lines_ask_again_on_a_line_of_their_own() -> None:
     assert "is not a card" not in out and "is not one of" not in out
     assert out.count("predict your tricks") == 4  # (three rounds, the first asked twice)
     assert "winner" in out
-
-
-class _CtrlCAfter(io.RawIOBase):
-    """Standard input that gives ``text`` and then meets Ctrl-C (KeyboardInterrupt)."""
-
-    def __init__(self, text: str) -> None:
-        self.left = text.encode()
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if not self.left:
-            raise KeyboardInterrupt
-        n = min(len(buffer), len(self.left))
-        buffer[:n] = self.left[:n]
-        self.left = self.left[n:]
-        return n
-
-
-def test_play_ctrl_c_at_a_prompt_stops_with_130() -> None:
-    rules = Ruleset(players=3)
-    recorder = Recorder(3)
-    bots: list[Bot] = list(random_bots(3, 8))
-    bots[0] = recorder
-    play_game(rules, 8, bots)
-    result = CliRunner().invoke(
-        main, ["play", "-p", "3", "--seed", "8"],
-        input=io.BufferedReader(_CtrlCAfter(recorder.typed[0] + "\n")),
-    )
-    assert result.exit_code == 130
-    assert f"discard which card: {recorder.typed[0]}\n" in result.stdout
-    assert result.stderr == "stopped by Ctrl-C\n"
 
 
 # ---- simulate ----------------------------------------------------------------------------
