@@ -1,0 +1,281 @@
+"""Hidden hands (catbox_solver.search.hidden): the deals a seat cannot tell apart, their
+weights, and the odds over them, checked against a brute force written here (labelled
+cards dealt every way, each deal solved by the plain minimax of tests/minimax_ref.py)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+from gen import random_line, start_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from minimax_ref import minimax
+
+from catbox_solver.errors import SearchError
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.search.hidden import (
+    consistent_deals,
+    deal_count,
+    deal_ways,
+    sample_deal,
+    single_dummy,
+    unseen_values,
+)
+
+
+def late_positions(players: int, seed: int, left: int, count: int) -> list[Position]:
+    """``count`` positions with ``left`` tricks left (or fewer), not over, from seeded
+    random rounds: the one where that trick starts, or one of its plays later."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        line = random_line(start_position(Ruleset(players=players), rng), rng)
+        inner = [p for p in line if not p.is_over and p.tricks_left <= left]
+        if inner:
+            out.append(rng.choice(inner))
+    return out
+
+
+def brute_deals(pos: Position, seat: int, discard: tuple[int, ...] = ()) -> Counter[tuple]:
+    """Every deal of the labelled cards ``seat`` cannot see to the other hands (each
+    hand's cards chosen by their indices), counted by the other hands it gives."""
+    rules = pos.rules
+    cards = [v for v in range(1, rules.values + 1) for _ in range(rules.copies)]
+    seen = list(pos.hands[seat]) + list(discard)
+    for v in range(1, rules.values + 1):  # the tokens on the board, one card each
+        for c in range(4):
+            if pos.used >> (4 * (v - 1) + c) & 1:
+                seen.append(v)
+    for v in seen:
+        cards.remove(v)
+    others = [s for s in range(rules.players) if s != seat]
+    found: Counter[tuple] = Counter()
+
+    def give(k: int, free: list[int], hands: tuple) -> None:
+        if k == len(others):
+            found[hands] += 1
+            return
+        for pick in combinations(free, len(pos.hands[others[k]])):
+            rest = [i for i in free if i not in pick]
+            give(k + 1, rest, (*hands, tuple(sorted(cards[i] for i in pick))))
+
+    give(0, list(range(len(cards))), ())
+    return found
+
+
+def other_hands(pos: Position, seat: int) -> tuple:
+    return tuple(h for s, h in enumerate(pos.hands) if s != seat)
+
+
+# ---- the deals --------------------------------------------------------------------------
+def test_unseen_values_exact() -> None:
+    pos = late_positions(4, 1, 2, 1)[0]
+    seat = pos.to_move
+    unseen = unseen_values(pos, seat)
+    held = Counter(v for s, h in enumerate(pos.hands) if s != seat for v in h)
+    assert held - unseen == Counter()  # the real hands are among the unseen cards
+    # 40 cards less the board's tokens and the seat's hand: the others' and 4 discards
+    tokens = bin(pos.used).count("1")
+    assert sum(unseen.values()) == 40 - tokens - len(pos.hands[seat])
+    assert sum(unseen.values()) == sum(held.values()) + 4
+    discard = next(iter(unseen - held or unseen))
+    assert unseen_values(pos, seat, (discard,)) == unseen - Counter([discard])
+
+
+@pytest.mark.parametrize("players, left, seed", [(2, 1, 3), (3, 1, 4), (4, 1, 5), (2, 2, 6)])
+def test_deals_and_weights_match_labelled_cards(players: int, left: int, seed: int) -> None:
+    for pos in late_positions(players, seed, left, 1 if players == 4 else 3):
+        for seat in range(players):
+            brute = brute_deals(pos, seat)
+            mine = {other_hands(d, seat): w for d, w in consistent_deals(pos, seat)}
+            assert mine == dict(brute)
+            assert deal_count(pos, seat) == len(brute)
+            assert deal_ways(pos, seat) == sum(brute.values())
+            assert other_hands(pos, seat) in mine  # the real deal is one of them
+
+
+def test_a_known_discard_is_not_dealt() -> None:
+    pos = late_positions(3, 9, 1, 1)[0]
+    seat = pos.to_move
+    discard = (min(unseen_values(pos, seat)),)
+    brute = brute_deals(pos, seat, discard)
+    mine = {other_hands(d, seat): w for d, w in consistent_deals(pos, seat, discard)}
+    assert mine == dict(brute) and deal_ways(pos, seat, discard) == sum(brute.values())
+    assert len(mine) < deal_count(pos, seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10**6), draw=st.integers(0, 10**6))
+def test_a_sampled_deal_keeps_what_the_seat_sees(players: int, seed: int, draw: int) -> None:
+    rng = random.Random(seed)
+    line = random_line(start_position(Ruleset(players=players), rng), rng)
+    pos = rng.choice([p for p in line if not p.is_over] or line[:1])
+    seat = rng.randrange(players)
+    deal = sample_deal(pos, seat, random.Random(draw))
+    for field in ("rules", "owners", "neutral", "colors", "leader", "trick", "tricks_won",
+                  "predictions", "tricks_left"):
+        assert getattr(deal, field) == getattr(pos, field), field
+    assert deal.hands[seat] == pos.hands[seat]
+    assert [len(h) for h in deal.hands] == [len(h) for h in pos.hands]
+    dealt = Counter(v for s, h in enumerate(deal.hands) if s != seat for v in h)
+    assert dealt - unseen_values(pos, seat) == Counter()
+
+
+def test_sampling_follows_the_weights() -> None:
+    """20,000 seeded draws: each deal's share within 0.01 of its exact weight."""
+    pos = late_positions(2, 6, 1, 1)[0]
+    seat = pos.to_move
+    ways = deal_ways(pos, seat)
+    exact = {other_hands(d, seat): Fraction(w, ways) for d, w in consistent_deals(pos, seat)}
+    rng = random.Random(0)
+    drawn = Counter(other_hands(sample_deal(pos, seat, rng), seat) for _ in range(20_000))
+    assert set(drawn) <= set(exact)
+    for hands, share in exact.items():
+        assert abs(drawn[hands] / 20_000 - float(share)) < 0.01, hands
+
+
+# ---- the odds -----------------------------------------------------------------------------
+def brute_odds(pos: Position, seat: int, question: str) -> tuple[dict, Fraction]:
+    """Each play's (share, worst, best) and the double-dummy share, by the labelled deals
+    and the plain minimax."""
+    brute = brute_deals(pos, seat)
+    total = sum(brute.values())
+    others = [s for s in range(pos.players) if s != seat]
+    plays = pos.legal_plays() if pos.to_move == seat else []
+    per: dict = {p.text: [] for p in plays}
+    dd = Fraction(0)
+    for hands, ways in brute.items():
+        full = list(pos.hands)
+        for s, h in zip(others, hands, strict=True):
+            full[s] = h
+        deal = Position(pos.rules, pos.owners, pos.neutral, full, pos.colors, pos.leader,
+                        pos.trick, pos.tricks_won, pos.predictions, pos.tricks_left)
+        if plays:
+            values = [int(minimax(deal.play(p), seat, question)) for p in plays]
+            for p, x in zip(plays, values, strict=True):
+                per[p.text].append((x, ways))
+        else:
+            values = [int(minimax(deal, seat, question))]
+        dd += max(values) * ways
+    odds = {
+        t: (Fraction(sum(x * w for x, w in xs), total), min(x for x, _ in xs),
+            max(x for x, _ in xs))
+        for t, xs in per.items()
+    }
+    return odds, dd / total
+
+
+def line_position(players: int, seed: int, index: int) -> Position:
+    """Position ``index`` of the seeded random round ``seed``."""
+    rng = random.Random(seed)
+    return random_line(start_position(Ruleset(players=players), rng), rng)[index]
+
+
+# positions late in seeded random rounds where the plays' odds differ (found by a search
+# over seeds): (players, seed, index along the round)
+SPLIT = [(2, 0, 13), (2, 2, 12), (2, 6, 13), (3, 0, 19), (3, 30, 18), (3, 35, 19)]
+
+
+@pytest.mark.parametrize("players, seed, index", SPLIT)
+@pytest.mark.parametrize("question", ["paradox", "tricks", "score"])
+def test_exact_odds_match_the_brute_force(
+    players: int, seed: int, index: int, question: str
+) -> None:
+    pos = line_position(players, seed, index)
+    for seat in (pos.to_move, (pos.to_move + 1) % players):
+        if question == "score" and pos.predictions and pos.predictions[seat] is None:
+            continue
+        sd = single_dummy(pos, seat, question, exact=True)
+        odds, dd = brute_odds(pos, seat, question)
+        assert {p.play.text: (p.share, p.worst, p.best) for p in sd.plays} == odds
+        assert sd.double_dummy == dd
+        assert (sd.deals, sd.weight) == (deal_count(pos, seat), deal_ways(pos, seat))
+        assert (sd.undecided, sd.complete, sd.exact, sd.seed) == (0, True, True, None)
+        shares = [(-p.share, -p.worst) for p in sd.plays]
+        assert shares == sorted(shares)  # best first
+        if seat == pos.to_move and question != "score":
+            assert len({p.share for p in sd.plays}) > 1  # (the plays' odds differ here)
+        else:
+            assert sd.plays == () or seat == pos.to_move
+
+
+def test_exact_odds_of_one_split_position() -> None:
+    """The 2-player position (seed 6, play 13): 3g keeps the seat safe in 2/3 of the deals
+    it cannot tell apart, 1y in 1/15; seeing the hidden hands, in 11/15."""
+    pos = line_position(2, 6, 13)
+    sd = single_dummy(pos, question="paradox", exact=True)
+    assert [(p.play.text, p.share) for p in sd.plays] == [
+        ("3g", Fraction(2, 3)), ("1y", Fraction(1, 15))]
+    assert sd.double_dummy == Fraction(11, 15) and sd.deals == 7
+
+
+def test_sampled_odds_are_seeded_and_near_the_exact_ones() -> None:
+    pos = line_position(3, 30, 18)
+    seat = pos.to_move
+    exact = single_dummy(pos, seat, "tricks", exact=True)
+    a = single_dummy(pos, seat, "tricks", samples=400, seed=5)
+    b = single_dummy(pos, seat, "tricks", samples=400, seed=5)
+    assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
+    assert (a.deals, a.weight, a.seed, a.exact) == (400, 400, 5, False)
+    near = {p.play: p.share for p in exact.plays}
+    for p in a.plays:
+        assert abs(float(p.share - near[p.play])) < 0.2, p.play
+
+
+def test_odds_json_shape() -> None:
+    pos = late_positions(4, 13, 1, 1)[0]
+    data = single_dummy(pos, question="paradox", samples=30, seed=2).to_json()
+    assert set(data) == {"seat", "question", "method", "seed", "asked", "deals", "weight", "ways",
+                         "undecided", "complete", "double_dummy", "double_dummy_fraction",
+                         "plays", "seconds"}
+    assert (data["method"], data["seed"], data["asked"], data["deals"]) == ("sampled", 2, 30, 30)
+    assert [set(p) for p in data["plays"]] == [
+        {"text", "share", "fraction", "worst", "best"}] * len(pos.legal_plays())
+    for p in data["plays"]:
+        assert p["share"] == round(float(Fraction(p["fraction"])), 6)
+
+
+def test_no_time_no_deal() -> None:
+    pos = late_positions(4, 13, 1, 1)[0]
+    sd = single_dummy(pos, samples=30, timeout=0)
+    assert (sd.deals, sd.weight, sd.complete, sd.plays, sd.double_dummy) == (
+        0, 0, False, (), None)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"question": "table"}, "question 'table': one of paradox, tricks, score"),
+    ({"samples": 0}, "samples must be at least 1 and at most 10000000, not 0"),
+    ({"samples": 2.5}, "samples must be a whole number, not 2.5"),
+    ({"exact": 1}, "exact is True or False, not 1"),
+    ({"seat": 4}, None),
+    ({"discard": (1, 2)}, "a seat discards one card, not 2"),
+    ({"discard": 3}, "the seat's discard is a list of values, not 3"),
+    ({"discard": (9,)}, "the discarded value must be at least 1 and at most 8, not 9"),
+    ({"exact": True, "max_deals": 2}, "more than 2 to search: sample them"),
+])
+def test_bad_arguments_are_named(kwargs: dict, message: str | None) -> None:
+    pos = late_positions(4, 13, 2, 1)[0]
+    with pytest.raises(SearchError) as err:
+        single_dummy(pos, **kwargs)
+    if message is not None:
+        assert message in str(err.value)
+
+
+def test_a_discard_seen_elsewhere_is_refused() -> None:
+    pos = next(p for p in late_positions(4, 13, 1, 20) if len(unseen_values(p, p.to_move)) < 8)
+    seat = pos.to_move
+    gone = [v for v in range(1, 9) if unseen_values(pos, seat)[v] == 0]
+    with pytest.raises(SearchError, match=f"the discarded value {gone[0]} cannot be the "
+                       "seat's: all 5 copies are seen elsewhere"):
+        single_dummy(pos, discard=(gone[0],))
+
+
+def test_a_finished_round_has_no_odds() -> None:
+    line = random_line(start_position(Ruleset(players=3), 2), 2)
+    with pytest.raises(SearchError, match="the round is over"):
+        single_dummy(line[-1], seat=0)
