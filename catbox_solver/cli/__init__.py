@@ -15,6 +15,7 @@ for _name in (
     "position_cmds",
     "game_cmds",
     "solve_cmds",
+    "odds_cmds",
     "cpsat_cmds",
     "rules_cmds",
     "puzzle_group",

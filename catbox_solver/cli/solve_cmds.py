@@ -65,10 +65,10 @@ Report = Callable[[int, int, str], None]  # progress(done, total, what)
 
 
 @contextmanager
-def _progress(quiet: bool, label: str) -> Iterator[Report | None]:
+def _progress(quiet: bool, label: str, unit: str = "searches") -> Iterator[Report | None]:
     """A one-line progress indication on stderr (terminal only, not with --quiet): the
-    searches done, what is searched now and the range proven for it. The line is ended on
-    leaving, also when the time ran out before the last search."""
+    searches (or other ``unit``) done, what is searched now and the range proven for it.
+    The line is ended on leaving, also when the time ran out before the last search."""
     if not show_progress(quiet):
         yield None
         return
@@ -76,7 +76,7 @@ def _progress(quiet: bool, label: str) -> Iterator[Report | None]:
 
     def report(done: int, total: int, what: str) -> None:
         nonlocal width
-        text = f"{label}: {done}/{total} searches done" + (f"; now {what}" if what else "")
+        text = f"{label}: {done}/{total} {unit} done" + (f"; now {what}" if what else "")
         end = "\n" if done >= total else ""
         click.echo(f"\r{text.ljust(width)}{end}", err=True, nl=False)
         width = 0 if end else len(text)
@@ -164,10 +164,11 @@ class _CtrlC(CtrlC):
     def why(self) -> str:
         return "stopped" if self.hit else "out of time"
 
-    def run(self, quiet: bool, label: str, compute: Callable[[Report | None], T]) -> T:
+    def run(self, quiet: bool, label: str, compute: Callable[[Report | None], T],
+            unit: str = "searches") -> T:
         """``compute(report)`` under the progress line; on Ctrl-C the answer as far as it
         was proven (Interrupted.partial)."""
-        with _progress(quiet, label) as report:
+        with _progress(quiet, label, unit) as report:
             try:
                 return compute(report)
             except Interrupted as e:

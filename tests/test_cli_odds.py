@@ -1,0 +1,134 @@
+"""``catbox odds``: the text and JSON answers, the exit codes (3 cut short, 2 bad input) and
+batches."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from child import sigint_child
+from click.testing import CliRunner
+from gen import random_line, start_position
+
+from catbox_solver.cli import main
+from catbox_solver.model.notation import position_to_notation
+from catbox_solver.model.position import Position
+from catbox_solver.model.rules import Ruleset
+
+
+def _split() -> Position:
+    """A 2-player position where the plays' odds differ (tests/test_hidden.py: seed 6,
+    play 13): 3g safe in 2/3 of the deals, 1y in 1/15."""
+    rng = random.Random(6)
+    return random_line(start_position(Ruleset(players=2), rng), rng)[13]
+
+
+SPLIT = position_to_notation(_split())
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_exact_odds_text() -> None:
+    code, out, err = _run("odds", SPLIT, "--exact", "--quiet")
+    assert code == 0 and err == ""
+    assert SPLIT == ("2p official | R:100.0 B:111.1 Y:.0010 G:NN.N0 | 24 135 | RYG BYG "
+                     "| lead 0: 5g | won 3 3 | left 2")
+    assert out.splitlines()[:-1] == [
+        "can seat 1 be sure never to cause a paradox? (each deal solved double dummy)",
+        "7 deals seat 1 cannot tell apart, weighted by the 15 ways to deal the hidden cards",
+        "play  safe in  exactly",
+        "  3g   66.7 %  2/3",
+        "  1y    6.7 %  1/15",
+        "seeing every hand (the best play in each deal): 73.3 % (11/15)",
+    ]
+    assert out.splitlines()[-1].endswith(" s")
+
+
+def test_sampled_odds_text_and_json_agree() -> None:
+    code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
+                        "--seed", "3")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "20 deals drawn at random (seed 3) from the 15 ways to deal the hidden cards"
+    assert lines[2] == "play    mean  worst  best  exactly"
+    code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
+                        "--seed", "3", "--json")
+    data = json.loads(out)
+    assert (data["method"], data["seed"], data["asked"], data["deals"], data["weight"]) == (
+        "sampled", 3, 20, 20, 20)
+    assert (data["ways"], data["undecided"], data["complete"]) == (15, 0, True)
+    rows = [f"{p['text']:>4}  {p['share']:6.2f}  {p['worst']:>5}  {p['best']:>4}  "
+            f"{p['fraction']}" for p in data["plays"]]
+    assert lines[3:3 + len(rows)] == rows and len(rows) == 2
+
+
+def test_odds_of_a_seat_not_to_move() -> None:
+    code, out, _ = _run("odds", SPLIT, "--hero", "0", "--exact", "--question", "tricks")
+    assert code == 0
+    assert "trick points seat 0 can be sure of" in out
+    assert "seat 0 is not to move; the position itself: " in out
+    assert "play " not in out
+
+
+def test_no_time_exits_3() -> None:
+    code, out, _ = _run("odds", SPLIT, "--timeout", "0", "--samples", "5")
+    assert code == 3
+    assert out.splitlines()[1:] == [
+        "0 of 5 deals drawn at random (seed 0) from the 15 ways to deal the hidden cards",
+        "cut short (out of time): only the deals finished count",
+        "no deal decided: no odds",
+    ]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--discard", "x"], "error: Invalid value for '--discard': 'x' is not a whole number"),
+    (["--discard", "7"], "error: the discarded value must be at least 1 and at most 5, not 7"),
+    (["--hero", "5"], "error: --hero 5: seats are 0-1"),
+    (["--samples", "0"], "error: Invalid value for '--samples'"),
+    (["--question", "table"], "error: Invalid value for '--question'"),
+    (["--exact", "--max-deals", "6"],
+     "error: 7 deals are consistent with what seat 1 sees, more than 6 to search: "
+     "sample them"),
+])
+def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
+    code, out, err = _run("odds", SPLIT, *args)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_batch_answers_each_line(tmp_path: Path) -> None:
+    batch = tmp_path / "two.jsonl"
+    batch.write_text(f"{SPLIT}\nnot a position\n", encoding="utf-8")
+    code, out, err = _run("odds", f"@{batch}", "--exact", "--json")
+    assert code == 2
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["deals"] == 7 and first["double_dummy_fraction"] == "11/15"
+    assert "error" in second
+    assert "1 of 2 lines could not be read" in err
+
+
+def test_ctrl_c_prints_the_odds_over_the_deals_finished() -> None:
+    """Ctrl-C (a real SIGINT) while many deals are weighed: the odds over the deals
+    finished are printed, marked not complete, and the exit code is 130."""
+    rng = random.Random(2)
+    line = random_line(start_position(Ruleset(players=4), rng), rng)
+    pos = next(p for p in line if p.tricks_left <= 4 and not p.is_over)
+    code = (
+        "import sys\n"
+        "from catbox_solver.cli import main\n"
+        "from catbox_solver.search.dd import warm_up\n"
+        "warm_up()\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        f"main(['odds', {position_to_notation(pos)!r}, '--samples', '1000000', '--json'])\n"
+    )
+    returncode, out, err, _ = sigint_child(code, 1.0)
+    assert returncode == 130, err
+    assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
+    data = json.loads(out)
+    assert data["complete"] is False and data["asked"] == 1_000_000
+    assert 0 < data["deals"] == data["weight"] < 1_000_000 and data["undecided"] == 0
