@@ -12,7 +12,7 @@ from child import sigint_child
 from click.testing import CliRunner
 from gen import random_line, start_position
 
-from catbox_solver.cli import main
+from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
@@ -132,3 +132,15 @@ def test_ctrl_c_prints_the_odds_over_the_deals_finished() -> None:
     data = json.loads(out)
     assert data["complete"] is False and data["asked"] == 1_000_000
     assert 0 < data["deals"] == data["weight"] < 1_000_000 and data["undecided"] == 0
+
+
+def test_progress_line_counts_the_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal (forced here) one progress line on stderr counts the deals, ended
+    once; --quiet shows none."""
+    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    code, out, err = _run("odds", SPLIT, "--samples", "3")
+    assert code == 0 and out.startswith("can seat 1 be sure")
+    assert err.split("\r")[1:] == [
+        "odds: 1/3 deals done", "odds: 2/3 deals done", "odds: 3/3 deals done\n"]
+    code, _, err = _run("odds", SPLIT, "--samples", "3", "--quiet")
+    assert code == 0 and err == ""
