@@ -334,6 +334,34 @@ def test_baseline_alphabeta_run_directly_says_what_it_is() -> None:
                            "(the baseline imported by bench/bench_search.py takes none)\n")
 
 
+# ---- bench_odds.py -----------------------------------------------------------------------
+
+ODDS_ERRORS = [
+    (["--players", "6"], "argument --players: '6' is not one of 2, 3, 4, 5"),
+    (["--players", ""], "argument --players: '' is not one of 2, 3, 4, 5"),
+    (["--depths", "2"], "argument --depths: '2' is not one of 3, 4, 5, 6, first"),
+    (["--questions", "table"], "argument --questions: 'table' is not one of paradox, tricks"),
+    (["--count", "0"], "argument --count: must be at least 1, not 0"),
+    (["--samples", "-3"], "argument --samples: must be at least 1, not -3"),
+    (["--max-seconds", "nan"], "argument --max-seconds: must be more than 0, not nan"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), ODDS_ERRORS)
+def test_bench_odds_bad_arguments(argv: list[str], message: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert error_of(load("bench_odds").parse_args, argv, capsys) == message
+
+
+def test_bench_odds_good_arguments() -> None:
+    args = load("bench_odds").parse_args(["--players", "4,5", "--depths", "4,first",
+                                          "--questions", "tricks"])
+    first = load("bench_search").FIRST_LEAD
+    assert (args.player_counts, args.depth_list, args.question_list) == (
+        [4, 5], [4, first], ["tricks"])
+    assert load("bench_odds").parse_args([]).questions is None  # (no tricks at first lead)
+
+
 # ---- the command lines shown in the docs -------------------------------------------------
 
 def shown_commands() -> list[tuple[str, str, list[str]]]:
