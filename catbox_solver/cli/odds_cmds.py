@@ -20,7 +20,13 @@ from catbox_solver.cli.common import (
     quiet_option,
     ready_search,
 )
-from catbox_solver.cli.solve_cmds import QUESTION_TEXT, _CtrlC, engine_option, parse_hero
+from catbox_solver.cli.solve_cmds import (
+    QUESTION_TEXT,
+    _CtrlC,
+    engine_option,
+    hero_and_question,
+    parse_hero,
+)
 from catbox_solver.model.position import Position
 from catbox_solver.search.hidden import (
     HIDDEN_QUESTIONS,
@@ -88,18 +94,10 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
 
 @main.command("odds")
 @click.argument("position")
-@click.option(
-    "--hero",
-    default="to-move",
-    show_default=True,
-    help="The seat whose odds these are (it sees only its own hand), or 'to-move'.",
-)
-@click.option(
-    "--question",
-    type=click.Choice(HIDDEN_QUESTIONS),
-    default="paradox",
-    show_default=True,
-    help="paradox: the share of deals where the hero avoids causing one; tricks, score: "
+@hero_and_question(
+    "The seat whose odds these are (it sees only its own hand), or 'to-move'.",
+    HIDDEN_QUESTIONS, "paradox",
+    "paradox: the share of deals where the hero avoids causing one; tricks, score: "
     "the mean of its guaranteed trick points or round score.",
 )
 @click.option("--samples", type=WholeRange(1, 10**7), default=100, show_default=True,

@@ -188,20 +188,22 @@ def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     )
 
 
+def hero_and_question(
+    hero_help: str, questions: tuple[str, ...], default: str, question_help: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--hero (a seat or 'to-move') and --question, as solve and odds take them."""
+    hero = click.option("--hero", default="to-move", show_default=True, help=hero_help)
+    question = click.option("--question", type=click.Choice(questions), default=default,
+                            show_default=True, help=question_help)
+    return lambda f: hero(question(f))
+
+
 @main.command("solve")
 @click.argument("position")
-@click.option(
-    "--hero",
-    default="to-move",
-    show_default=True,
-    help="The hero's seat number, or 'to-move' for the player to move.",
-)
-@click.option(
-    "--question",
-    type=click.Choice(QUESTIONS),
-    default="tricks",
-    show_default=True,
-    help="paradox: can the hero avoid causing one; tricks: guaranteed trick points; "
+@hero_and_question(
+    "The hero's seat number, or 'to-move' for the player to move.",
+    QUESTIONS, "tricks",
+    "paradox: can the hero avoid causing one; tricks: guaranteed trick points; "
     "score: guaranteed round score; table: can everyone together avoid a paradox.",
 )
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
