@@ -41,6 +41,7 @@ def test_exact_odds_text() -> None:
     assert out.splitlines()[:-1] == [
         "can seat 1 be sure never to cause a paradox? (each deal solved double dummy)",
         "7 deals seat 1 cannot tell apart, weighted by the 15 ways to deal the hidden cards",
+        "seat 1's own discard is not given: it is dealt with the hidden cards (--discard V)",
         "play  safe in  exactly",
         "  3g   66.7 %  2/3",
         "  1y    6.7 %  1/15",
@@ -55,7 +56,7 @@ def test_sampled_odds_text_and_json_agree() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[1] == "20 deals drawn at random (seed 3) from the 15 ways to deal the hidden cards"
-    assert lines[2] == "play    mean  worst  best  exactly"
+    assert lines[3] == "play    mean  worst  best  exactly"
     code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
                         "--seed", "3", "--json")
     data = json.loads(out)
@@ -64,7 +65,8 @@ def test_sampled_odds_text_and_json_agree() -> None:
     assert (data["ways"], data["undecided"], data["complete"]) == (15, 0, True)
     rows = [f"{p['text']:>4}  {p['share']:6.2f}  {p['worst']:>5}  {p['best']:>4}  "
             f"{p['fraction']}" for p in data["plays"]]
-    assert lines[3:3 + len(rows)] == rows and len(rows) == 2
+    assert lines[4:4 + len(rows)] == rows and len(rows) == 2
+    assert (data["to_move"], data["discard"], data["ruled_out"]) == (True, [], None)
 
 
 def test_odds_of_a_seat_not_to_move() -> None:
@@ -80,6 +82,7 @@ def test_no_time_exits_3() -> None:
     assert code == 3
     assert out.splitlines()[1:] == [
         "0 of 5 deals drawn at random (seed 0) from the 15 ways to deal the hidden cards",
+        "seat 1's own discard is not given: it is dealt with the hidden cards (--discard V)",
         "cut short (out of time): only the deals finished count",
         "no deal decided: no odds",
     ]

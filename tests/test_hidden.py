@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from minimax_ref import minimax
 
 from catbox_solver.errors import SearchError
+from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Position
-from catbox_solver.model.rules import Ruleset
+from catbox_solver.model.rules import RED, Ruleset
+from catbox_solver.search import hidden
 from catbox_solver.search.hidden import (
     consistent_deals,
     deal_count,
@@ -230,9 +232,10 @@ def test_sampled_odds_are_seeded_and_near_the_exact_ones() -> None:
 def test_odds_json_shape() -> None:
     pos = late_positions(4, 13, 1, 1)[0]
     data = single_dummy(pos, question="paradox", samples=30, seed=2).to_json()
-    assert set(data) == {"seat", "question", "method", "seed", "asked", "deals", "weight", "ways",
-                         "undecided", "complete", "double_dummy", "double_dummy_fraction",
-                         "plays", "seconds"}
+    assert set(data) == {"seat", "to_move", "question", "method", "seed", "discard", "asked",
+                         "deals", "weight", "ways", "ruled_out", "undecided", "complete",
+                         "double_dummy", "double_dummy_fraction", "plays", "seconds"}
+    assert (data["to_move"], data["discard"], data["ruled_out"]) == (True, [], None)
     assert (data["method"], data["seed"], data["asked"], data["deals"]) == ("sampled", 2, 30, 30)
     assert [set(p) for p in data["plays"]] == [
         {"text", "share", "fraction", "worst", "best"}] * len(pos.legal_plays())
@@ -279,3 +282,72 @@ def test_a_finished_round_has_no_odds() -> None:
     line = random_line(start_position(Ruleset(players=3), 2), 2)
     with pytest.raises(SearchError, match="the round is over"):
         single_dummy(line[-1], seat=0)
+
+
+# ---- deals the trick under way rules out --------------------------------------------------
+RED_LEAD = ("3p official | R:..2... B:.21222 Y:00.0.. G:10..11 | 13345 11255 4466 | RY RBG RB "
+            "| lead 2: 3r | won 1 2 1 | bid 3 1 4 | left 4")
+
+
+def before_the_lead(deal: Position) -> Position:
+    """``deal`` (seat 2 has led 3r, red unbroken before it) back before that lead: the 3r
+    token off the board, the 3 back in seat 2's hand."""
+    owners = list(deal.owners)
+    owners[2] &= ~(1 << (4 * (3 - 1) + 0))
+    hands = [list(h) for h in deal.hands]
+    hands[2].append(3)
+    return Position(deal.rules, owners, deal.neutral, hands, deal.colors, 2, (),
+                    deal.tricks_won, deal.predictions, deal.tricks_left)
+
+
+def test_a_red_lead_before_red_was_broken_rules_deals_out() -> None:
+    """Seat 2 led 3r with red unbroken, legal only because it had no other lead: a deal
+    giving it another lead cannot be (the position's check refused it, and every sampled
+    or exact answer failed with that error: review). Checked by the rules' legal plays of
+    the position before the lead, for every labelled deal."""
+    pos = position_from_notation(RED_LEAD)
+    seat = 0
+    mine = {other_hands(d, seat): w for d, w in consistent_deals(pos, seat)}
+    allowed: dict[tuple, int] = {}
+    for hands, ways in brute_deals(pos, seat).items():
+        full = [pos.hands[0], *hands]
+        before = before_the_lead(Position(
+            pos.rules, pos.owners, pos.neutral, full, pos.colors, pos.leader, pos.trick,
+            pos.tricks_won, pos.predictions, pos.tricks_left, validate=False))
+        if all(p.color == RED for p in before.legal_plays()):
+            allowed[hands] = ways
+    assert mine == allowed
+    assert (len(mine), deal_count(pos, seat)) == (782, 1622)
+    assert sum(mine.values()) == 11_760 < deal_ways(pos, seat) == 27_720
+    sd = single_dummy(pos, seat, "paradox", exact=True)
+    assert (sd.asked, sd.deals, sd.ways, sd.ruled_out) == (782, 782, 11_760, 840)
+    assert [(p.play.text, p.share) for p in sd.plays][:2] == [
+        ("4r", Fraction(1)), ("1r", Fraction(1419, 1960))]
+    drawn = single_dummy(pos, seat, "paradox", samples=50, seed=1)
+    assert drawn.deals == 50
+    for deal in (sample_deal(pos, seat, random.Random(k)) for k in range(30)):
+        assert other_hands(deal, seat) in mine
+
+
+def test_a_deal_left_open_by_the_time_limit_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal whose search ran out of time counts as undecided and is left out of every
+    share (not as a loss), the others' weights unchanged."""
+    pos = line_position(2, 6, 13)
+    seat = pos.to_move
+    deals = list(consistent_deals(pos, seat))
+    real = hidden._values
+    values = [real(d, seat, "paradox", pos.legal_plays(), None, "compiled") for d, _ in deals]
+    calls = iter(range(len(deals)))
+
+    def second_open(deal: Position, *args: object) -> list:
+        k = next(calls)
+        return [None] * len(values[k]) if k == 1 else values[k]
+
+    monkeypatch.setattr(hidden, "_values", second_open)
+    sd = single_dummy(pos, seat, "paradox", exact=True)
+    kept = [(v, w) for k, (v, (_, w)) in enumerate(zip(values, deals, strict=True)) if k != 1]
+    weight = sum(w for _, w in kept)
+    assert (sd.deals, sd.undecided, sd.complete, sd.weight) == (6, 1, True, weight)
+    want = {p.text: Fraction(sum(int(v[i]) * w for v, w in kept), weight)
+            for i, p in enumerate(pos.legal_plays())}
+    assert {p.play.text: p.share for p in sd.plays} == want

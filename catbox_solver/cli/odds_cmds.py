@@ -58,16 +58,19 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
     some = f"{searched:,} of " if searched < sd.asked else ""
     asked = f"{sd.asked:,} {'deal' if sd.asked == 1 else 'deals'}"
     if sd.exact:
+        out = f" ({sd.ruled_out:,} more ruled out by the trick under way)" if sd.ruled_out else ""
         lines.append(f"{some}{asked} seat {sd.seat} cannot tell apart, "
-                     f"weighted by the {sd.ways:,} ways to deal the hidden cards")
+                     f"weighted by the {sd.ways:,} ways to deal the hidden cards{out}")
     else:
         lines.append(f"{some}{asked} drawn at random (seed {sd.seed}) "
                      f"from the {sd.ways:,} ways to deal the hidden cards")
+    if not sd.discard:
+        lines.append(f"seat {sd.seat}'s own discard is not given: it is dealt with the "
+                     "hidden cards (--discard V)")
     if not sd.complete:
         lines.append(f"cut short ({why}): only the deals finished count")
     if sd.undecided:
-        lines.append(f"{counted(sd.undecided, 'deal')} left undecided by the time limit "
-                     "left out")
+        lines.append(f"{counted(sd.undecided, 'deal')} undecided at the time limit, left out")
     if not sd.weight:
         lines.append("no deal decided: no odds")
         return "\n".join(lines)
@@ -103,12 +106,13 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
 @click.option("--samples", type=WholeRange(1, 10**7), default=100, show_default=True,
               help="Deals drawn at random (not with --exact).")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Seed of the random deals: the same seed draws the same deals.")
+              help="Seed of the random deals: the same seed draws the same deals (not "
+              "with --exact).")
 @click.option("--exact", is_flag=True,
               help="Search every deal the hero cannot tell apart, weighted exactly "
               "(late in a round; refused beyond --max-deals).")
 @click.option("--max-deals", type=WholeRange(1, 10**7), default=MAX_EXACT_DEALS,
-              show_default=True, help="The most deals --exact searches.")
+              show_default=True, help="The most deals --exact searches (only with --exact).")
 @click.option("--discard", type=WholeNumber(), default=None,
               help="The hero's own discarded value, which it knows.")
 @click.option("--timeout", type=Seconds(), default=None,
@@ -165,8 +169,8 @@ def odds_cmd(
         seat = parse_hero(hero, pos)
         ready_search(quiet, engine)
         sd = stop.run(quiet, "odds", lambda report: single_dummy(
-            pos, seat, question, samples, seed, exact, dropped, timeout, engine, max_deals,
-            report,
+            pos, seat, question, samples=samples, seed=seed, exact=exact, discard=dropped,
+            timeout=timeout, engine=engine, max_deals=max_deals, progress=report,
         ), "deals")
         undecided.add(not stop.hit and (not sd.complete or sd.undecided > 0))
         return sd

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from catbox_solver.errors import SearchError
+from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
@@ -87,40 +87,60 @@ def _others(pos: Position, seat: int) -> list[int]:
     return [s for s in range(pos.players) if s != seat]
 
 
-def _with_hands(pos: Position, hands: dict[int, tuple[int, ...]]) -> Position:
-    """``pos`` with the given seats' hands replaced (checked: a deal must make a position
-    that can arise)."""
-    return Position(
-        pos.rules, pos.owners, pos.neutral,
-        [hands.get(s, h) for s, h in enumerate(pos.hands)],
-        pos.colors, pos.leader, pos.trick, pos.tricks_won, pos.predictions,
-        pos.tricks_left,
-    )
+def _with_hands(pos: Position, hands: dict[int, tuple[int, ...]]) -> Position | None:
+    """``pos`` with the given seats' hands replaced, or None when the rules rule that deal
+    out: the position's own check replays the trick under way (its lead was legal: a red
+    lead before red was broken needs a leader with no other lead; under must-follow a seat
+    that left the led color could not follow) and, with one trick played, that trick."""
+    try:
+        return Position(
+            pos.rules, pos.owners, pos.neutral,
+            [hands.get(s, h) for s, h in enumerate(pos.hands)],
+            pos.colors, pos.leader, pos.trick, pos.tricks_won, pos.predictions,
+            pos.tricks_left,
+        )
+    except PositionError:
+        return None
+
+
+MAX_DRAWS = 100_000
+"""The most deals :func:`sample_deal` draws for one that the rules allow."""
 
 
 def sample_deal(
     pos: Position, seat: int, rng: random.Random, discard: Sequence[int] = ()
 ) -> Position:
     """One deal consistent with what ``seat`` sees, drawn uniformly over the deals of the
-    physical cards: the unseen cards shuffled and dealt to the other seats, each keeping
-    its hand size."""
+    physical cards that the rules allow: the unseen cards shuffled and dealt to the other
+    seats, each keeping its hand size, again until the position's check passes (see
+    :func:`consistent_deals`). SearchError if none of :data:`MAX_DRAWS` draws does."""
     pool = sorted(unseen_values(pos, seat, discard).elements())
-    rng.shuffle(pool)
-    hands: dict[int, tuple[int, ...]] = {}
-    at = 0
-    for s in _others(pos, seat):
-        size = len(pos.hands[s])
-        hands[s] = tuple(pool[at:at + size])
-        at += size
-    return _with_hands(pos, hands)
+    others = _others(pos, seat)
+    for _ in range(MAX_DRAWS):
+        rng.shuffle(pool)
+        hands: dict[int, tuple[int, ...]] = {}
+        at = 0
+        for s in others:
+            size = len(pos.hands[s])
+            hands[s] = tuple(pool[at:at + size])
+            at += size
+        deal = _with_hands(pos, hands)
+        if deal is not None:
+            return deal
+    raise SearchError(f"none of {MAX_DRAWS:,} random deals passes the position's check (the "
+                      "trick under way rules most out): weigh them all with exact")
 
 
 def consistent_deals(
     pos: Position, seat: int, discard: Sequence[int] = ()
 ) -> Iterator[tuple[Position, int]]:
     """Every deal consistent with what ``seat`` sees, once each, with its weight: the
-    number of ways to deal the unseen physical cards that give it. The weights add up to
-    :func:`deal_ways`, ``multinomial(unseen; each other hand's size, the rest)``."""
+    number of ways to deal the unseen physical cards that give it. A deal the rules rule
+    out is left out: the position's own check replays the trick under way with the hands
+    dealt (a red lead before red was broken, legal only for a leader with no other lead;
+    under must-follow a seat that left the led color) and, with one trick played, that
+    trick. So the weights add up to :func:`deal_ways` (``multinomial(unseen; each other
+    hand's size, the rest)``) or less."""
     pool = unseen_values(pos, seat, discard)
     others = _others(pos, seat)
     values = sorted(pool)
@@ -149,12 +169,15 @@ def consistent_deals(
             s: tuple(v for v, t in zip(values, takes, strict=True) for _ in range(t[k]))
             for k, s in enumerate(others)
         }
-        yield _with_hands(pos, hands), weight
+        made = _with_hands(pos, hands)
+        if made is not None:
+            yield made, weight
 
 
 def deal_count(pos: Position, seat: int, discard: Sequence[int] = ()) -> int:
-    """How many different deals :func:`consistent_deals` gives, counted without making
-    them (a dynamic program over the values and the room left in each hand)."""
+    """How many different deals of the unseen values there are, counted without making
+    them (a dynamic program over the values and the room left in each hand): what
+    :func:`consistent_deals` gives, and more when the trick under way rules some out."""
     pool = unseen_values(pos, seat, discard)
     values = sorted(pool)
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -182,8 +205,9 @@ def _shares(copies: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
 
 
 def deal_ways(pos: Position, seat: int, discard: Sequence[int] = ()) -> int:
-    """How many ways the unseen physical cards can be dealt to the other hands (the sum of
-    :func:`consistent_deals`' weights): ``unseen! / (each hand's size! * the rest!)``."""
+    """How many ways the unseen physical cards can be dealt to the other hands:
+    ``unseen! / (each hand's size! * the rest!)`` (the sum of :func:`consistent_deals`'
+    weights, when the trick under way rules no deal out)."""
     unseen = sum(unseen_values(pos, seat, discard).values())
     ways = 1
     for s in _others(pos, seat):
@@ -220,13 +244,18 @@ class SingleDummy:
     """A seat's odds over hidden hands. ``plays``: each legal play of the seat, best first
     (empty when another seat is to move); ``double_dummy``: the same measure for the value
     of the position itself, the best play chosen in each deal knowing it (what seeing the
-    hidden hands would be worth). ``asked``: the deals to search (the samples, or every
-    consistent deal); ``deals``: how many were searched and decided; ``weight``: their
-    summed weight (``exact``: out of ``ways``, the ways to deal the hidden cards);
+    hidden hands would be worth; when another seat is to move, the value of the position
+    itself). ``asked``: the deals to search (the samples, or every consistent deal);
+    ``deals``: how many were searched and decided; ``weight``: their summed weight;
+    ``ways``: the ways to deal the hidden cards (``exact``: those the rules allow, the
+    weight of every consistent deal); ``ruled_out`` (``exact``): the deals of the hidden
+    values that the trick under way rules out (see :func:`consistent_deals`);
     ``undecided``: deals the time limit left open, left out of the shares; ``complete``:
-    every deal asked for was searched (not cut short by the time limit or Ctrl-C)."""
+    every deal asked for was searched (not cut short by the time limit or Ctrl-C);
+    ``discard``: the seat's own discard as given (not dealt to the others)."""
 
     seat: int
+    to_move: bool
     question: str
     exact: bool
     plays: tuple[PlayOdds, ...]
@@ -235,22 +264,27 @@ class SingleDummy:
     deals: int
     weight: int
     ways: int
+    ruled_out: int | None
     undecided: int
     complete: bool
     seed: int | None
+    discard: tuple[int, ...]
     seconds: float
 
     def to_json(self) -> dict[str, Any]:
         dd = self.double_dummy
         return {
             "seat": self.seat,
+            "to_move": self.to_move,
             "question": self.question,
             "method": "exact" if self.exact else "sampled",
             "seed": self.seed,
+            "discard": list(self.discard),
             "asked": self.asked,
             "deals": self.deals,
             "weight": self.weight,
             "ways": self.ways,
+            "ruled_out": self.ruled_out,
             "undecided": self.undecided,
             "complete": self.complete,
             "double_dummy": None if dd is None else round(float(dd), 6),
@@ -317,16 +351,18 @@ def single_dummy(
         raise SearchError("the round is over: no play is left to weigh")
     start = search_clock(engine)
     deadline = _deadline(timeout, start)
-    ways = deal_ways(pos, seat, discard)
     deals: Iterator[tuple[Position, int]]
+    ruled_out: int | None = None
     if exact:
-        total = deal_count(pos, seat, discard)
-        if total > max_deals:
-            raise SearchError(f"{total:,} deals are consistent with what seat {seat} sees, "
+        count = deal_count(pos, seat, discard)
+        if count > max_deals:
+            raise SearchError(f"{count:,} deals are consistent with what seat {seat} sees, "
                               f"more than {max_deals:,} to search: sample them")
-        deals = consistent_deals(pos, seat, discard)
+        allowed = list(consistent_deals(pos, seat, discard))
+        total, ways, ruled_out = len(allowed), sum(w for _, w in allowed), count - len(allowed)
+        deals = iter(allowed)
     else:
-        total = samples
+        total, ways = samples, deal_ways(pos, seat, discard)
         rng = random.Random(f"{seed}/single-dummy" if seed is not None else None)
         deals = ((sample_deal(pos, seat, rng, discard), 1) for _ in range(samples))
     plays = pos.legal_plays() if pos.to_move == seat else ()
@@ -348,9 +384,9 @@ def single_dummy(
         odds.sort(key=lambda o: (-o.share, -o.worst, o.play))
         dd = Fraction(sum(max(got) * w for got, w in decided), weight) if weight else None
         return SingleDummy(
-            seat, question, exact, tuple(odds), dd, total, len(decided), weight, ways,
-            len(searched) - len(decided), complete, None if exact else seed,
-            time.perf_counter() - start,
+            seat, pos.to_move == seat, question, exact, tuple(odds), dd,
+            total, len(decided), weight, ways, ruled_out, len(searched) - len(decided),
+            complete, None if exact else seed, tuple(discard), time.perf_counter() - start,
         )
 
     try:
