@@ -23,29 +23,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_search import FIRST_LEAD, bench_positions  # noqa: E402
+from bench_search import (  # noqa: E402
+    FIRST_LEAD,
+    _depths,
+    _player_counts,
+    _seconds,
+    bench_positions,
+)
 
 from catbox_solver.search.dd import warm_up  # noqa: E402
 from catbox_solver.search.hidden import single_dummy  # noqa: E402
 
 
-def _list(ap: argparse.ArgumentParser, name: str, text: str, allowed: dict[str, int]) -> list[int]:
-    """A comma-separated list of the words ``allowed`` (each standing for a number); a
-    bad or empty list is argparse's one-line error (exit code 2)."""
-    words = [w.strip() for w in text.split(",")]
-    for w in words:
-        if w not in allowed:
-            ap.error(f"argument --{name}: {w!r} is not one of {', '.join(allowed)}")
-    return [allowed[w] for w in words]
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The arguments, checked before any work (a bad one: a one-line error, exit 2)."""
+    """The arguments, checked before any work (a bad one: a one-line error, exit 2), by
+    bench_search's own checks of player counts, depths and seconds. ``player_counts``
+    comes back as a list, ``depth_list`` as each player count's list of tricks left."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--players", default="2,3,4,5", help="player counts, e.g. 3,4")
     ap.add_argument("--depths", default="3,4,first",
-                    help="tricks left at the start of a trick (3 to 6), or 'first' (the "
-                    "first lead)")
+                    help="tricks left at the start of a trick, or 'first' (the first lead)")
     ap.add_argument("--count", type=int, default=5, help="positions per row")
     ap.add_argument("--samples", type=int, default=20, help="deals per position")
     ap.add_argument("--questions", default=None,
@@ -54,9 +51,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-seconds", type=float, default=60.0,
                     help="seconds for each position's answer")
     args = ap.parse_args(argv)
-    args.player_counts = _list(ap, "players", args.players, {str(n): n for n in range(2, 6)})
-    args.depth_list = _list(ap, "depths", args.depths,
-                            {"3": 3, "4": 4, "5": 5, "6": 6, "first": FIRST_LEAD})
+    args.player_counts = _player_counts(ap, args.players)
+    args.depth_list = {n: _depths(ap, args.depths, n) for n in args.player_counts}
     questions = [q.strip() for q in (args.questions or "paradox,tricks").split(",")]
     for q in questions:
         if q not in ("paradox", "tricks"):
@@ -65,8 +61,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for name in ("count", "samples"):
         if getattr(args, name) < 1:
             ap.error(f"argument --{name}: must be at least 1, not {getattr(args, name)}")
-    if not args.max_seconds > 0:  # (NaN too)
-        ap.error(f"argument --max-seconds: must be more than 0, not {args.max_seconds}")
+    _seconds(ap, "--max-seconds", args.max_seconds)
     return args
 
 
@@ -76,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'players':>7} {'left':>5} {'question':>8} {'median s/deal':>13} "
           f"{'worst s/deal':>12} {'decided':>9} {'best play':>9}")
     for players in args.player_counts:
-        for depth in args.depth_list:
+        for depth in args.depth_list[players]:
             positions = bench_positions(players, depth, args.count)
             for question in args.question_list:
                 if question == "tricks" and depth == FIRST_LEAD and args.questions is None:

@@ -337,13 +337,14 @@ def test_baseline_alphabeta_run_directly_says_what_it_is() -> None:
 # ---- bench_odds.py -----------------------------------------------------------------------
 
 ODDS_ERRORS = [
-    (["--players", "6"], "argument --players: '6' is not one of 2, 3, 4, 5"),
-    (["--players", ""], "argument --players: '' is not one of 2, 3, 4, 5"),
-    (["--depths", "2"], "argument --depths: '2' is not one of 3, 4, 5, 6, first"),
+    (["--players", "6"], "argument --players: '6' is not a player count (2 to 5)"),
+    (["--depths", "9", "--players", "4"],
+     "argument --depths: 9 tricks left is more than the 8 tricks of a 4-player round"),
     (["--questions", "table"], "argument --questions: 'table' is not one of paradox, tricks"),
     (["--count", "0"], "argument --count: must be at least 1, not 0"),
     (["--samples", "-3"], "argument --samples: must be at least 1, not -3"),
-    (["--max-seconds", "nan"], "argument --max-seconds: must be more than 0, not nan"),
+    (["--max-seconds", "nan"],
+     "argument --max-seconds: must be a number of seconds, 0 or more, not nan"),
 ]
 
 
@@ -358,7 +359,7 @@ def test_bench_odds_good_arguments() -> None:
                                           "--questions", "tricks"])
     first = load("bench_search").FIRST_LEAD
     assert (args.player_counts, args.depth_list, args.question_list) == (
-        [4, 5], [4, first], ["tricks"])
+        [4, 5], {4: [4, first], 5: [4, first]}, ["tricks"])
     assert load("bench_odds").parse_args([]).questions is None  # (no tricks at first lead)
 
 
