@@ -56,15 +56,15 @@ def test_sampled_odds_text_and_json_agree() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[1] == "20 deals drawn at random (seed 3) from the 15 ways to deal the hidden cards"
-    assert lines[3] == "play    mean  worst  best  exactly"
+    assert lines[3] == "play     mean   ± s.e.    worst     best  exactly"
     code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
                         "--seed", "3", "--json")
     data = json.loads(out)
     assert (data["method"], data["seed"], data["asked"], data["deals"], data["weight"]) == (
         "sampled", 3, 20, 20, 20)
     assert (data["ways"], data["undecided"], data["complete"]) == (15, 0, True)
-    rows = [f"{p['text']:>4}  {p['share']:6.2f}  {p['worst']:>5}  {p['best']:>4}  "
-            f"{p['fraction']}" for p in data["plays"]]
+    rows = [f"{p['text']:>4}  {p['share']:7.2f}  {p['error']:7.2f}  {p['worst']:>7}  "
+            f"{p['best']:>7}  {p['fraction']}" for p in data["plays"]]
     assert lines[4:4 + len(rows)] == rows and len(rows) == 2
     assert (data["to_move"], data["discard"], data["ruled_out"]) == (True, [], None)
 

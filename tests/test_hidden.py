@@ -4,6 +4,7 @@ cards dealt every way, each deal solved by the plain minimax of tests/minimax_re
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -198,6 +199,7 @@ def test_exact_odds_match_the_brute_force(
         assert sd.double_dummy == dd
         assert (sd.deals, sd.weight) == (deal_count(pos, seat), deal_ways(pos, seat))
         assert (sd.undecided, sd.complete, sd.exact, sd.seed) == (0, True, True, None)
+        assert all(p.error is None for p in sd.plays)  # (exact: no sampling error)
         shares = [(-p.share, -p.worst) for p in sd.plays]
         assert shares == sorted(shares)  # best first
         if seat == pos.to_move and question != "score":
@@ -238,9 +240,12 @@ def test_odds_json_shape() -> None:
     assert (data["to_move"], data["discard"], data["ruled_out"]) == (True, [], None)
     assert (data["method"], data["seed"], data["asked"], data["deals"]) == ("sampled", 2, 30, 30)
     assert [set(p) for p in data["plays"]] == [
-        {"text", "share", "fraction", "worst", "best"}] * len(pos.legal_plays())
+        {"text", "share", "fraction", "worst", "best", "error"}] * len(pos.legal_plays())
     for p in data["plays"]:
-        assert p["share"] == round(float(Fraction(p["fraction"])), 6)
+        share = Fraction(p["fraction"])
+        assert p["share"] == round(float(share), 6)
+        # paradox: 0 or 1 per deal, so the standard error is sqrt(p (1 - p) / (n - 1))
+        assert p["error"] == round(math.sqrt(share * (1 - share) / 29), 6)
 
 
 def test_no_time_no_deal() -> None:

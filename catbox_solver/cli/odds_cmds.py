@@ -41,6 +41,11 @@ def _share_text(question: str, share: Fraction) -> str:
     return f"{100 * float(share):.1f} %" if question == "paradox" else f"{float(share):.2f}"
 
 
+def _error_text(question: str, error: float) -> str:
+    """A standard error in the share's own unit (percentage points for paradox)."""
+    return f"{100 * error:.1f} %" if question == "paradox" else f"{error:.2f}"
+
+
 def _exact_text(sd: SingleDummy, share: Fraction) -> str:
     """The share exactly: sampled ``paradox`` as deals out of those searched, else the
     fraction."""
@@ -75,16 +80,23 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
         lines.append("no deal decided: no odds")
         return "\n".join(lines)
     if sd.plays:
-        if sd.question == "paradox":
-            lines.append(f"{'play':>4}  {'safe in':>7}  exactly")
-            for p in sd.plays:
-                lines.append(f"{p.play.text:>4}  {_share_text(sd.question, p.share):>7}  "
-                             f"{_exact_text(sd, p.share)}")
-        else:
-            lines.append(f"{'play':>4}  {'mean':>6}  {'worst':>5}  {'best':>4}  exactly")
-            for p in sd.plays:
-                lines.append(f"{p.play.text:>4}  {_share_text(sd.question, p.share):>6}  "
-                             f"{p.worst:>5}  {p.best:>4}  {p.share}")
+        paradox = sd.question == "paradox"
+        heads = ["play", "safe in" if paradox else "mean"]
+        if not sd.exact:
+            heads.append("± s.e.")
+        if not paradox:
+            heads += ["worst", "best"]
+        widths = [max(len(h), 7) if i else 4 for i, h in enumerate(heads)]
+        lines.append("  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))
+                     + "  exactly")
+        for p in sd.plays:
+            cells = [p.play.text, _share_text(sd.question, p.share)]
+            if not sd.exact:
+                cells.append("-" if p.error is None else _error_text(sd.question, p.error))
+            if not paradox:
+                cells += [str(p.worst), str(p.best)]
+            lines.append("  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
+                         + f"  {_exact_text(sd, p.share)}")
         label = "seeing every hand (the best play in each deal)"
     else:
         label = f"seat {sd.seat} is not to move; the position itself"

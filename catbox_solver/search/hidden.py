@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -222,12 +223,16 @@ class PlayOdds:
     """One play of the seat over the deals searched: ``share`` (``paradox``: the weight of
     the deals where it keeps the seat safe; ``tricks``, ``score``: the weighted mean of its
     value), exactly as a fraction of the weight of the deals decided; ``worst`` and
-    ``best``: its lowest and highest value over them (``paradox``: 0 or 1)."""
+    ``best``: its lowest and highest value over them (``paradox``: 0 or 1); ``error``:
+    for sampled deals, the standard error of ``share`` as an estimate of the share over
+    every deal (the deals' standard deviation over the square root of their number; None
+    when exact, or with fewer than two deals)."""
 
     play: Play
     share: Fraction
     worst: int
     best: int
+    error: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -236,6 +241,7 @@ class PlayOdds:
             "fraction": str(self.share),
             "worst": self.worst,
             "best": self.best,
+            "error": None if self.error is None else round(self.error, 6),
         }
 
 
@@ -380,7 +386,9 @@ def single_dummy(
             for i, play in enumerate(plays):
                 xs = [got[i] for got, _ in decided]
                 share = Fraction(sum(got[i] * w for got, w in decided), weight)
-                odds.append(PlayOdds(play, share, min(xs), max(xs)))
+                error = (None if exact or len(xs) < 2
+                         else statistics.stdev(xs) / math.sqrt(len(xs)))
+                odds.append(PlayOdds(play, share, min(xs), max(xs), error))
         odds.sort(key=lambda o: (-o.share, -o.worst, o.play))
         dd = Fraction(sum(max(got) * w for got, w in decided), weight) if weight else None
         return SingleDummy(
