@@ -35,7 +35,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -46,6 +46,7 @@ from catbox_solver.model.position import Play, Position
 from catbox_solver.search.dd import (
     DEFAULT_ENGINE,
     Interrupted,
+    Progress,
     _check_engine,
     _check_hero,
     _check_prediction,
@@ -326,7 +327,7 @@ def single_dummy(
     timeout: float | None = None,
     engine: str = DEFAULT_ENGINE,
     max_deals: int = MAX_EXACT_DEALS,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Progress | None = None,
 ) -> SingleDummy:
     """The odds of ``seat`` (default: the player to move) over the deals it cannot tell
     apart: each deal solved double dummy for ``question`` (``paradox``, ``tricks`` or
