@@ -65,3 +65,21 @@ def sigint_child(
         return child.returncode, out, err, time.perf_counter() - sent
     finally:
         child.kill()
+
+
+def ctrl_c_command(argv: list[str], warm: str, delay: float) -> tuple[str, str]:
+    """``catbox ARGV`` in a child that first runs ``warm`` (Python lines loading what the
+    command will use, so that the signal lands in its work), gets SIGINT ``delay`` seconds
+    after, and must end with exit code 130 saying that what it shows was proven by then;
+    returns its output and error."""
+    code = (
+        "import sys\n"
+        "from catbox_solver.cli import main\n"
+        f"{warm}\n"
+        "print('go', file=sys.stderr, flush=True)\n"
+        f"main({argv!r})\n"
+    )
+    returncode, out, err, _ = sigint_child(code, delay)
+    assert returncode == 130, err
+    assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
+    return out, err

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from child import sigint_child
+from child import ctrl_c_command
 from click.testing import CliRunner
 from gen import random_line, start_position
 
@@ -121,17 +121,9 @@ def test_ctrl_c_prints_the_odds_over_the_deals_finished() -> None:
     rng = random.Random(2)
     line = random_line(start_position(Ruleset(players=4), rng), rng)
     pos = next(p for p in line if p.tricks_left <= 4 and not p.is_over)
-    code = (
-        "import sys\n"
-        "from catbox_solver.cli import main\n"
-        "from catbox_solver.search.dd import warm_up\n"
-        "warm_up()\n"
-        "print('go', file=sys.stderr, flush=True)\n"
-        f"main(['odds', {position_to_notation(pos)!r}, '--samples', '1000000', '--json'])\n"
-    )
-    returncode, out, err, _ = sigint_child(code, 1.0)
-    assert returncode == 130, err
-    assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
+    out, _ = ctrl_c_command(
+        ["odds", position_to_notation(pos), "--samples", "1000000", "--json"],
+        "from catbox_solver.search.dd import warm_up\nwarm_up()", 1.0)
     data = json.loads(out)
     assert data["complete"] is False and data["asked"] == 1_000_000
     assert 0 < data["deals"] == data["weight"] < 1_000_000 and data["undecided"] == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from child import sigint_child
+from child import ctrl_c_command
 from click.testing import CliRunner
 from gen import random_line, start_position
 from minimax_ref import minimax, terminal_value
@@ -238,19 +238,12 @@ def test_ctrl_c_prints_what_was_proven(cmd: list[str]) -> None:
     so that a failure fails in time."""
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
     # the command line in a child that says "go" once the core is loaded (then minutes)
-    code = (
-        "import sys\n"
-        "from catbox_solver.cli import main\n"
+    out, _ = ctrl_c_command(
+        [cmd[0], position_to_json(pos), *cmd[1:]],
         "from catbox_solver.search.dd import solve\n"
         "from catbox_solver.model.jsonform import position_from_json\n"
         f"pos = position_from_json({position_to_json(pos)!r})\n"
-        "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')\n"
-        "print('go', file=sys.stderr, flush=True)\n"
-        f"main({[cmd[0], position_to_json(pos), *cmd[1:]]!r})\n"
-    )
-    returncode, out, err, _ = sigint_child(code, 0.5)
-    assert returncode == 130, err
-    assert err.rstrip().endswith("stopped by Ctrl-C: shown is what was proven by then")
+        "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')", 0.5)
     if "--json" in cmd:
         data = json.loads(out)
         assert data["value"] is None and -7 <= data["bounds"][0] <= data["bounds"][1] <= 8
