@@ -36,14 +36,11 @@ from catbox_solver.search.hidden import (
 )
 
 
-def _share_text(question: str, share: Fraction) -> str:
-    """A share of deals (paradox) as a percentage, a mean value with two decimals."""
-    return f"{100 * float(share):.1f} %" if question == "paradox" else f"{float(share):.2f}"
-
-
-def _error_text(question: str, error: float) -> str:
-    """A standard error in the share's own unit (percentage points for paradox)."""
-    return f"{100 * error:.1f} %" if question == "paradox" else f"{error:.2f}"
+def _share_text(question: str, share: Fraction | float) -> str:
+    """A share of deals (paradox) as a percentage, a mean value with two decimals; a
+    standard error in the same unit."""
+    value = float(share)
+    return f"{100 * value:.1f} %" if question == "paradox" else f"{value:.2f}"
 
 
 def _exact_text(sd: SingleDummy, share: Fraction) -> str:
@@ -92,7 +89,7 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
         for p in sd.plays:
             cells = [p.play.text, _share_text(sd.question, p.share)]
             if not sd.exact:
-                cells.append("-" if p.error is None else _error_text(sd.question, p.error))
+                cells.append("-" if p.error is None else _share_text(sd.question, p.error))
             if not paradox:
                 cells += [str(p.worst), str(p.best)]
             lines.append("  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
