@@ -152,8 +152,14 @@ def odds_cmd(
     against all the others, for each of its legal plays: the share of deals where a play
     keeps it safe from causing a paradox, or the mean of what it guarantees. The last
     line gives what seeing every hand would be worth (the best play in each deal).
-    Nothing is inferred from how the others played, and each deal's answer assumes that
-    everyone sees every card after this play: the odds are best used to compare plays.
+    Only the trick under way is read for hints (a deal it rules out, such as one giving
+    a red leader before red was broken another lead, is left out); earlier plays and the
+    predictions are not. Each deal's answer assumes that everyone sees every card after
+    this play: the odds are best used to compare plays (docs/odds.md).
+
+    How long: late in a round a few hundred deals a second; from the first lead with 4
+    or 5 players seconds a deal, and the paradox odds there are mostly 0 % (the others,
+    playing together, corner the hero in nearly every deal), so give it a --timeout.
 
     Exit code 3 when the time limit left deals out or undecided, 130 after Ctrl-C (the
     odds over the deals finished are printed), 2 on bad input.
