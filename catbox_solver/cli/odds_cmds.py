@@ -22,7 +22,7 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.cli.solve_cmds import (
     QUESTION_TEXT,
-    _CtrlC,
+    ProvenCtrlC,
     engine_option,
     hero_and_question,
     parse_hero,
@@ -177,7 +177,7 @@ def odds_cmd(
     from catbox_solver.cli.position_cmds import run_positions
 
     dropped = () if discard is None else (discard,)
-    stop = _CtrlC()
+    stop = ProvenCtrlC()
     undecided = Undecided()
 
     def odds(pos: Position) -> SingleDummy:

@@ -156,7 +156,7 @@ def answer_text(pos: Position, ans: Answer, why: str = "out of time") -> str:
     return "\n".join(lines)
 
 
-class _CtrlC(CtrlC):
+class ProvenCtrlC(CtrlC):
     """Ctrl-C in solve or ddtable: the answer as far as it was proven is printed (as on a
     timeout, "stopped" for "out of time"), then the batch stops (see CtrlC)."""
 
@@ -256,7 +256,7 @@ def solve_cmd(
     """
     from catbox_solver.cli.position_cmds import run_positions
 
-    stop = _CtrlC()
+    stop = ProvenCtrlC()
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
@@ -341,7 +341,7 @@ def ddtable_cmd(
     """
     from catbox_solver.cli.position_cmds import run_positions
 
-    stop = _CtrlC()
+    stop = ProvenCtrlC()
 
     def table(pos: Position) -> DDTable:
         ready_search(quiet, engine)
