@@ -58,6 +58,12 @@ def random_line(pos: Position, seed: int | random.Random) -> list[Position]:
         line.append(pos)
 
 
+def line_position(players: int, seed: int, index: int) -> Position:
+    """Position ``index`` of the seeded random round ``seed`` (official rules)."""
+    rng = random.Random(seed)
+    return random_line(start_position(Ruleset(players=players), rng), rng)[index]
+
+
 def mid_round_positions(
     rules: Ruleset, seed: int, count: int, min_plays: int = 1
 ) -> list[Position]:

@@ -11,14 +11,14 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-from gen import random_line, start_position
+from gen import line_position, random_line, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from minimax_ref import minimax
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.position import Position
+from catbox_solver.model.position import Position, cell_bit
 from catbox_solver.model.rules import RED, Ruleset
 from catbox_solver.search import hidden
 from catbox_solver.search.hidden import (
@@ -173,12 +173,6 @@ def brute_odds(pos: Position, seat: int, question: str) -> tuple[dict, Fraction]
     return odds, dd / total
 
 
-def line_position(players: int, seed: int, index: int) -> Position:
-    """Position ``index`` of the seeded random round ``seed``."""
-    rng = random.Random(seed)
-    return random_line(start_position(Ruleset(players=players), rng), rng)[index]
-
-
 # positions late in seeded random rounds where the plays' odds differ (found by a search
 # over seeds): (players, seed, index along the round)
 SPLIT = [(2, 0, 13), (2, 2, 12), (2, 6, 13), (3, 0, 19), (3, 30, 18), (3, 35, 19)]
@@ -298,7 +292,7 @@ def before_the_lead(deal: Position) -> Position:
     """``deal`` (seat 2 has led 3r, red unbroken before it) back before that lead: the 3r
     token off the board, the 3 back in seat 2's hand."""
     owners = list(deal.owners)
-    owners[2] &= ~(1 << (4 * (3 - 1) + 0))
+    owners[2] &= ~cell_bit(3, RED)
     hands = [list(h) for h in deal.hands]
     hands[2].append(3)
     return Position(deal.rules, owners, deal.neutral, hands, deal.colors, 2, (),
