@@ -116,21 +116,33 @@ def sample_deal(
     physical cards that the rules allow: the unseen cards shuffled and dealt to the other
     seats, each keeping its hand size, again until the position's check passes (see
     :func:`consistent_deals`). SearchError if none of :data:`MAX_DRAWS` draws does."""
-    pool = sorted(unseen_values(pos, seat, discard).elements())
+    return next(_sampled_deals(pos, seat, rng, discard))
+
+
+def _sampled_deals(
+    pos: Position, seat: int, rng: random.Random, discard: Sequence[int] = ()
+) -> Iterator[Position]:
+    """:func:`sample_deal` again and again, the unseen cards found once."""
+    unseen = sorted(unseen_values(pos, seat, discard).elements())
     others = _others(pos, seat)
-    for _ in range(MAX_DRAWS):
-        rng.shuffle(pool)
-        hands: dict[int, tuple[int, ...]] = {}
-        at = 0
-        for s in others:
-            size = len(pos.hands[s])
-            hands[s] = tuple(pool[at:at + size])
-            at += size
-        deal = _with_hands(pos, hands)
-        if deal is not None:
-            return deal
-    raise SearchError(f"none of {MAX_DRAWS:,} random deals passes the position's check (the "
-                      "trick under way rules most out): weigh them all with exact")
+    while True:
+        pool = list(unseen)
+        for _ in range(MAX_DRAWS):
+            rng.shuffle(pool)
+            hands: dict[int, tuple[int, ...]] = {}
+            at = 0
+            for s in others:
+                size = len(pos.hands[s])
+                hands[s] = tuple(pool[at:at + size])
+                at += size
+            deal = _with_hands(pos, hands)
+            if deal is not None:
+                yield deal
+                break
+        else:
+            raise SearchError(f"none of {MAX_DRAWS:,} random deals passes the position's "
+                              "check (the trick under way rules most out): weigh them all "
+                              "with exact")
 
 
 def consistent_deals(
@@ -371,7 +383,8 @@ def single_dummy(
     else:
         total, ways = samples, deal_ways(pos, seat, discard)
         rng = random.Random(f"{seed}/single-dummy" if seed is not None else None)
-        deals = ((sample_deal(pos, seat, rng, discard), 1) for _ in range(samples))
+        drawn = _sampled_deals(pos, seat, rng, discard)
+        deals = ((next(drawn), 1) for _ in range(samples))
     plays = pos.legal_plays() if pos.to_move == seat else ()
     # each deal searched: its values (paradox: safe 1, lost 0; one per play, or the
     # position's own) and weight, or None if the time ran out in it. One append per deal,
