@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import signal
+import threading
 import time
 from typing import Any
 
@@ -17,11 +18,13 @@ from click.testing import CliRunner
 from gen import start_position
 
 from catbox_solver.cli import main
+from catbox_solver.errors import SearchError
 from catbox_solver.model.jsonform import position_to_json
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 from catbox_solver.search import exists as exists_mod
 from catbox_solver.search import proofs
+from catbox_solver.search.dd import StopSignal, solve
 from catbox_solver.search.exists import ExistsAnswer, Questions, no_paradox
 from catbox_solver.search.interrupt import Interrupted, can_guard, ctrl_c_stops
 from catbox_solver.search.proofs import ProofResult
@@ -566,3 +569,39 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     assert (code, out) == (130, "")
     assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
                                      "stopped by Ctrl-C"]
+
+
+# ---- StopSignal: stopping a solve from another thread --------------------------------
+def test_a_stop_signal_given_stopped_ends_the_solve_as_no_time_would() -> None:
+    """A solve given a StopSignal already stopped answers as with timeout=0 (every play
+    open, its range the sign's bounds), and forgets its searches."""
+    pos = start_position(Ruleset(players=4), 3)
+    signal_ = StopSignal()
+    signal_.stop()
+    stopped = solve(pos, pos.to_move, "tricks", stop=signal_)
+    no_time = solve(pos, pos.to_move, "tricks", timeout=0)
+    assert dataclasses.replace(stopped, seconds=0) == dataclasses.replace(no_time, seconds=0)
+    assert stopped.value is None and stopped.plays[0].bounds == (-7, 8)
+    assert signal_._searches == set()
+
+
+def test_a_stop_signal_ends_a_long_solve_from_another_thread() -> None:
+    """A first-lead 4-player `tricks` solve (over a minute) stopped from a timer thread
+    after 0.3 s returns soon with what was proven: the value unknown, each play's range
+    narrowed to its paradox verdict where that was found."""
+    pos = start_position(Ruleset(players=4), 3)
+    signal_ = StopSignal()
+    timer = threading.Timer(0.3, signal_.stop)
+    timer.start()
+    start = time.perf_counter()
+    answer = solve(pos, pos.to_move, "tricks", timeout=120, stop=signal_)
+    timer.join()
+    assert time.perf_counter() - start < 60  # (not the 120 s: the signal stopped it)
+    assert answer.value is None and signal_.stopped and signal_._searches == set()
+    assert all(r.result is None and r.bounds is not None for r in answer.plays)
+
+
+def test_a_stop_signal_is_checked() -> None:
+    pos = start_position(Ruleset(players=3), 1)
+    with pytest.raises(SearchError, match="^stop must be a StopSignal, not 1$"):
+        solve(pos, pos.to_move, "paradox", stop=1)  # type: ignore[arg-type]

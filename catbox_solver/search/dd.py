@@ -2040,6 +2040,35 @@ class _Steps:
             raise _Timeout
 
 
+class StopSignal:
+    """Stops solves from another thread or a signal handler (a Ctrl-C caught by the
+    caller while they run in worker threads, a button in an application): each search of
+    a :func:`solve` given it ends within 4096 nodes as on a timeout, and so does every
+    solve given it after :meth:`stop`. Why not a shorter timeout: the moment to stop is
+    not known in advance. No lock, so :meth:`stop` is safe in a signal handler: a search
+    is added before ``stopped`` is read, and ``stopped`` set before the searches are."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self._searches: set[Search] = set()
+
+    def stop(self) -> None:
+        """Stop every search under way and every later one."""
+        self.stopped = True
+        for search in list(self._searches):
+            search.stop()
+
+    def _add(self, searches: Sequence[Search]) -> None:
+        self._searches.update(searches)
+        if self.stopped:
+            for search in searches:
+                search.stop()
+
+    def _drop(self, searches: Sequence[Search]) -> None:
+        """Forget a solve's searches once it ends (each holds a table)."""
+        self._searches.difference_update(searches)
+
+
 _POOL: ThreadPoolExecutor | None = None  # the worker threads, made once and kept
 _POOL_LOCK = threading.Lock()
 
@@ -2127,6 +2156,8 @@ def solve(
     progress: Progress | None = None,
     engine: str = DEFAULT_ENGINE,
     jobs: int = 1,
+    *,
+    stop: StopSignal | None = None,
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
@@ -2137,12 +2168,15 @@ def solve(
     play's exact value, with its proven range as it narrows).
     ``engine``: "compiled" (the numba core, default) or "python" (the same search in
     plain Python, for cross-checks). ``jobs``: how many plays to search at once, each in
-    a thread with its own search and table (0: one per core); the answer is the same."""
+    a thread with its own search and table (0: one per core); the answer is the same.
+    ``stop``: a :class:`StopSignal` that ends the solve early, as a timeout would."""
     _check_question(question)
     _check_hero(pos, hero)
     jobs = _check_jobs(jobs)
     if question == "score":
         _check_prediction(pos, hero)
+    if stop is not None and not isinstance(stop, StopSignal):
+        raise SearchError(f"stop must be a StopSignal, not {stop!r}")
     start = search_clock(engine)
     deadline = _deadline(timeout, start)
     search = Search(pos, hero, deadline, engine)
@@ -2218,17 +2252,23 @@ def solve(
         finally:
             free.put(s)
 
-    with _ctrl_c_stops(searches) as guard:  # (Ctrl-C: Interrupted with what was proven)
-        try:
-            for phase in phases:
-                steps.run([functools.partial(step, phase, i) for i in searched])
-            if progress is not None:
-                progress(steps.total, steps.total, "")
-        except _Timeout:
-            answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
-                                len(phases) > 1)
-        else:
-            answer = _with_line(search, question, plays, twins, found, solved_by)
+    if stop is not None:
+        stop._add(searches)
+    try:
+        with _ctrl_c_stops(searches) as guard:  # (Ctrl-C: Interrupted with what was proven)
+            try:
+                for phase in phases:
+                    steps.run([functools.partial(step, phase, i) for i in searched])
+                if progress is not None:
+                    progress(steps.total, steps.total, "")
+            except _Timeout:
+                answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
+                                    len(phases) > 1)
+            else:
+                answer = _with_line(search, question, plays, twins, found, solved_by)
+    finally:
+        if stop is not None:
+            stop._drop(searches)
     answer = replace(answer, nodes=sum(s.nodes for s in searches),
                      seconds=time.perf_counter() - start)
     if guard.hit:
