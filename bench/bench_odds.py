@@ -1,15 +1,16 @@
 """Hidden-hand odds benchmark: seconds per deal of ``single_dummy`` (catbox odds).
 
 Run: ``python bench/bench_odds.py [--players 2,3,4,5] [--depths 3,4,first] [--count 5]
-[--samples 20] [--questions paradox,tricks] [--max-seconds 60]``. For each player count,
+[--samples 20] [--questions paradox,tricks] [--max-seconds 60] [--jobs 1]``. For each player count,
 depth and question: ``count`` positions from bench_search's fixed set (reached by
 paradox-free play from seeded deals, at the start of a trick), each weighed over
 ``samples`` random deals (seed 0) for the player to move, with ``max-seconds`` for the
 whole of each position's answer; printed: the median and the largest seconds per deal
 searched, the deals decided out of those asked (all positions of the row), and the median
 share of the best play (paradox: the share of deals it is safe in; tricks: its mean). One
-core, the compiled engine, warmed up first. ``tricks`` from the first lead is left out by
-default: one deal can take minutes (docs/search.md).
+core (``--jobs``: deals at once, one thread each), the compiled engine, warmed up first.
+``tricks`` from the first lead is left out by default: one deal can take minutes
+(docs/search.md).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bench_search import (  # noqa: E402
     bench_positions,
 )
 
-from catbox_solver.search.dd import warm_up  # noqa: E402
+from catbox_solver.search.dd import MAX_JOBS, warm_up  # noqa: E402
 from catbox_solver.search.hidden import single_dummy  # noqa: E402
 
 
@@ -50,6 +51,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     "lead)")
     ap.add_argument("--max-seconds", type=float, default=60.0,
                     help="seconds for each position's answer")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="deals searched at once, one thread each (0: one per core)")
     args = ap.parse_args(argv)
     args.player_counts = _player_counts(ap, args.players)
     args.depth_list = {n: _depths(ap, args.depths, n) for n in args.player_counts}
@@ -61,6 +64,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for name in ("count", "samples"):
         if getattr(args, name) < 1:
             ap.error(f"argument --{name}: must be at least 1, not {getattr(args, name)}")
+    if not 0 <= args.jobs <= MAX_JOBS:
+        ap.error(f"argument --jobs: must be 0 to {MAX_JOBS}, not {args.jobs}")
     _seconds(ap, "--max-seconds", args.max_seconds)
     return args
 
@@ -80,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                 decided = 0
                 for pos in positions:
                     sd = single_dummy(pos, question=question, samples=args.samples, seed=0,
-                                      timeout=args.max_seconds)
+                                      timeout=args.max_seconds, jobs=args.jobs)
                     per_deal.append(sd.seconds / max(sd.deals + sd.undecided, 1))
                     decided += sd.deals
                     if sd.plays:

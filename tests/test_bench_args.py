@@ -345,6 +345,8 @@ ODDS_ERRORS = [
     (["--samples", "-3"], "argument --samples: must be at least 1, not -3"),
     (["--max-seconds", "nan"],
      "argument --max-seconds: must be a number of seconds, 0 or more, not nan"),
+    (["--jobs", "-1"], "argument --jobs: must be 0 to 64, not -1"),
+    (["--jobs", "65"], "argument --jobs: must be 0 to 64, not 65"),
 ]
 
 
@@ -361,6 +363,8 @@ def test_bench_odds_good_arguments() -> None:
     assert (args.player_counts, args.depth_list, args.question_list) == (
         [4, 5], {4: [4, first], 5: [4, first]}, ["tricks"])
     assert load("bench_odds").parse_args([]).questions is None  # (no tricks at first lead)
+    assert (load("bench_odds").parse_args([]).jobs,
+            load("bench_odds").parse_args(["--jobs", "0"]).jobs) == (1, 0)
 
 
 # ---- the command lines shown in the docs -------------------------------------------------

@@ -45,13 +45,13 @@ def test_exact_odds_text() -> None:
 
 def test_sampled_odds_text_and_json_agree() -> None:
     code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
-                        "--seed", "3")
+                        "--seed", "3", "--sampled")
     assert code == 0
     lines = out.splitlines()
     assert lines[1] == "20 deals drawn at random (seed 3) from the 15 ways to deal the hidden cards"
     assert lines[3] == "play     mean   ± s.e.    worst     best  exactly"
     code, out, _ = _run("odds", SPLIT, "--question", "tricks", "--samples", "20",
-                        "--seed", "3", "--json")
+                        "--seed", "3", "--sampled", "--json")
     data = json.loads(out)
     assert (data["method"], data["seed"], data["asked"], data["deals"], data["weight"]) == (
         "sampled", 3, 20, 20, 20)
@@ -108,14 +108,16 @@ def test_a_batch_answers_each_line(tmp_path: Path) -> None:
     assert "1 of 2 lines could not be read" in err
 
 
-def test_ctrl_c_prints_the_odds_over_the_deals_finished() -> None:
-    """Ctrl-C (a real SIGINT) while many deals are weighed: the odds over the deals
-    finished are printed, marked not complete, and the exit code is 130."""
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_prints_the_odds_over_the_deals_finished(jobs: str) -> None:
+    """Ctrl-C (a real SIGINT) while many deals are weighed, one at a time or two at once
+    in threads: the odds over the deals finished are printed, marked not complete (none
+    counted as undecided), and the exit code is 130."""
     rng = random.Random(2)
     line = random_line(start_position(Ruleset(players=4), rng), rng)
     pos = next(p for p in line if p.tricks_left <= 4 and not p.is_over)
     out, _ = ctrl_c_command(
-        ["odds", position_to_notation(pos), "--samples", "1000000", "--json"],
+        ["odds", position_to_notation(pos), "--samples", "1000000", "--json", "--jobs", jobs],
         "from catbox_solver.search.dd import warm_up\nwarm_up()", 1.0)
     data = json.loads(out)
     assert data["complete"] is False and data["asked"] == 1_000_000
@@ -132,3 +134,28 @@ def test_progress_line_counts_the_deals(monkeypatch: pytest.MonkeyPatch) -> None
         "odds: 1/3 deals done", "odds: 2/3 deals done", "odds: 3/3 deals done\n"]
     code, _, err = _run("odds", SPLIT, "--samples", "3", "--quiet")
     assert code == 0 and err == ""
+
+
+def test_few_deals_are_each_searched_once() -> None:
+    """With no more deals than --samples the odds are exact, and the text says why;
+    --sampled draws them."""
+    code, out, _ = _run("odds", SPLIT, "--quiet")
+    assert code == 0
+    exact = _run("odds", SPLIT, "--exact", "--quiet")[1]
+    assert out.splitlines()[1] == (
+        "7 deals seat 1 cannot tell apart (no more than the 100 samples asked: each searched "
+        "once), weighted by the 15 ways to deal the hidden cards")
+    assert out.splitlines()[2:-1] == exact.splitlines()[2:-1]
+    data = json.loads(_run("odds", SPLIT, "--json", "--samples", "7")[1])
+    assert (data["method"], data["samples"], data["seed"], data["deals"]) == ("exact", 7, None, 7)
+    data = json.loads(_run("odds", SPLIT, "--json", "--sampled")[1])
+    assert (data["method"], data["samples"], data["seed"], data["deals"]) == (
+        "sampled", 100, 0, 100)
+
+
+def test_jobs_give_the_same_odds() -> None:
+    pos = line_position(3, 30, 18)
+    one = json.loads(_run("odds", position_to_notation(pos), "--json", "--samples", "40")[1])
+    two = json.loads(_run("odds", position_to_notation(pos), "--json", "--samples", "40",
+                          "--jobs", "2")[1])
+    assert one | {"seconds": 0} == two | {"seconds": 0} and one["deals"] == 40

@@ -8,7 +8,7 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 from gen import line_position, random_line, start_position
@@ -216,8 +216,8 @@ def test_sampled_odds_are_seeded_and_near_the_exact_ones() -> None:
     pos = line_position(3, 30, 18)
     seat = pos.to_move
     exact = single_dummy(pos, seat, "tricks", exact=True)
-    a = single_dummy(pos, seat, "tricks", samples=400, seed=5)
-    b = single_dummy(pos, seat, "tricks", samples=400, seed=5)
+    a = single_dummy(pos, seat, "tricks", samples=400, seed=5, exact=False)
+    b = single_dummy(pos, seat, "tricks", samples=400, seed=5, exact=False)
     assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
     assert (a.deals, a.weight, a.seed, a.exact) == (400, 400, 5, False)
     near = {p.play: p.share for p in exact.plays}
@@ -228,7 +228,8 @@ def test_sampled_odds_are_seeded_and_near_the_exact_ones() -> None:
 def test_odds_json_shape() -> None:
     pos = late_positions(4, 13, 1, 1)[0]
     data = single_dummy(pos, question="paradox", samples=30, seed=2).to_json()
-    assert set(data) == {"seat", "to_move", "question", "method", "seed", "discard", "asked",
+    assert set(data) == {"seat", "to_move", "question", "method", "seed", "samples",
+                         "discard", "asked",
                          "deals", "weight", "ways", "ruled_out", "undecided", "complete",
                          "double_dummy", "double_dummy_fraction", "plays", "seconds"}
     assert (data["to_move"], data["discard"], data["ruled_out"]) == (True, [], None)
@@ -253,7 +254,8 @@ def test_no_time_no_deal() -> None:
     ({"question": "table"}, "question 'table': one of paradox, tricks, score"),
     ({"samples": 0}, "samples must be at least 1 and at most 10000000, not 0"),
     ({"samples": 2.5}, "samples must be a whole number, not 2.5"),
-    ({"exact": 1}, "exact is True or False, not 1"),
+    ({"exact": 1}, "exact is True, False or None, not 1"),
+    ({"jobs": -1}, "jobs must be 0 (one per core) or 1 to 64, not -1"),
     ({"seat": 4}, None),
     ({"discard": (1, 2)}, "a seat discards one card, not 2"),
     ({"discard": 3}, "the seat's discard is a list of values, not 3"),
@@ -350,3 +352,65 @@ def test_a_deal_left_open_by_the_time_limit_is_left_out(monkeypatch: pytest.Monk
     want = {p.text: Fraction(sum(int(v[i]) * w for v, w in kept), weight)
             for i, p in enumerate(pos.legal_plays())}
     assert {p.play.text: p.share for p in sd.plays} == want
+
+
+def test_few_deals_are_taken_exactly_instead_of_sampled() -> None:
+    """With no more deals than samples (nor max_deals), each deal is searched once with
+    its exact weight (the same odds as exact=True, no seed, the samples asked kept);
+    with one sample fewer, or exact=False, they are drawn."""
+    pos = line_position(2, 6, 13)  # 7 deals, 15 ways
+    exact = single_dummy(pos, question="paradox", exact=True)
+    auto = single_dummy(pos, question="paradox", samples=7)
+    assert (auto.exact, auto.samples, auto.seed, auto.asked, auto.deals, auto.weight) == (
+        True, 7, None, 7, 7, 15)
+    assert (auto.plays, auto.double_dummy) == (exact.plays, exact.double_dummy)
+    assert exact.samples is None
+    assert (auto.to_json()["method"], auto.to_json()["samples"]) == ("exact", 7)
+    for drawn in (single_dummy(pos, question="paradox", samples=6),
+                  single_dummy(pos, question="paradox", samples=100, max_deals=6),
+                  single_dummy(pos, question="paradox", samples=100, exact=False)):
+        assert (drawn.exact, drawn.seed, drawn.deals, drawn.weight) == (
+            False, 0, drawn.samples, drawn.samples)
+        assert drawn.to_json()["method"] == "sampled"
+
+
+@pytest.mark.parametrize("players, seed, exact", [
+    (2, 6, True), (3, 30, False), (4, 13, False), (5, 4, False)])
+def test_several_deals_at_once_give_the_same_odds(players: int, seed: int, exact: bool) -> None:
+    """jobs=2 and jobs=0 (one per core) search the deals in threads: the same odds, deal
+    for deal, as one after the other."""
+    pos = late_positions(players, seed, 3, 1)[0]
+    for question in ("paradox", "tricks"):
+        one = single_dummy(pos, question=question, samples=12, seed=1, exact=exact)
+        for jobs in (2, 0):
+            many = single_dummy(pos, question=question, samples=12, seed=1, exact=exact,
+                                jobs=jobs)
+            assert many.to_json() | {"seconds": 0} == one.to_json() | {"seconds": 0}
+        assert one.deals == (deal_count(pos, pos.to_move) if exact else 12)
+
+
+def test_several_deals_at_once_keep_the_time_limit() -> None:
+    """With jobs=2 and no time, no deal is started: nothing decided, not complete."""
+    pos = late_positions(4, 13, 1, 1)[0]
+    sd = single_dummy(pos, samples=30, timeout=0, jobs=2)
+    assert (sd.deals, sd.undecided, sd.complete, sd.plays) == (0, 0, False, ())
+
+
+def test_deal_count_on_crowded_tables() -> None:
+    """The count (memoised on the hands' room in any order) against the deals of values
+    made one hand at a time, where there are thousands: 4 players with 1 and 2 tricks
+    left, 5 players with 1."""
+
+    def deals(pool: Counter[int], rooms: list[int]) -> int:
+        if not rooms:
+            return 1
+        return sum(deals(pool - Counter(hand), rooms[1:])
+                   for hand in combinations_with_replacement(sorted(pool), rooms[0])
+                   if not Counter(hand) - pool)
+
+    for players, seed, left, seat, count in [
+            (4, 0, 2, 0, 9006), (4, 0, 2, 1, 5420), (4, 3, 1, 3, 1875), (5, 3, 1, 2, 10992)]:
+        pos = late_positions(players, seed, left, 1)[0]
+        rooms = [len(h) for s, h in enumerate(pos.hands) if s != seat]
+        assert len(set(rooms)) > 1 or players == 4  # (rooms of several sizes, or all equal)
+        assert deal_count(pos, seat) == deals(unseen_values(pos, seat), rooms) == count

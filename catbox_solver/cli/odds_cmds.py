@@ -25,6 +25,7 @@ from catbox_solver.cli.solve_cmds import (
     ProvenCtrlC,
     engine_option,
     hero_and_question,
+    jobs_option,
     parse_hero,
 )
 from catbox_solver.model.position import Position
@@ -61,7 +62,9 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
     asked = f"{sd.asked:,} {'deal' if sd.asked == 1 else 'deals'}"
     if sd.exact:
         out = f" ({sd.ruled_out:,} more ruled out by the trick under way)" if sd.ruled_out else ""
-        lines.append(f"{some}{asked} seat {sd.seat} cannot tell apart, "
+        every = ("" if sd.samples is None else
+                 f" (no more than the {sd.samples:,} samples asked: each searched once)")
+        lines.append(f"{some}{asked} seat {sd.seat} cannot tell apart{every}, "
                      f"weighted by the {sd.ways:,} ways to deal the hidden cards{out}")
     else:
         lines.append(f"{some}{asked} drawn at random (seed {sd.seed}) "
@@ -113,19 +116,25 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
     "the mean of its guaranteed trick points or round score.",
 )
 @click.option("--samples", type=WholeRange(1, 10**7), default=100, show_default=True,
-              help="Deals drawn at random (not with --exact).")
+              help="Deals drawn at random (not with --exact); when there are no more "
+              "deals than this (nor --max-deals), each is searched once instead, weighted "
+              "exactly.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Seed of the random deals: the same seed draws the same deals (not "
               "with --exact).")
-@click.option("--exact", is_flag=True,
-              help="Search every deal the hero cannot tell apart, weighted exactly "
-              "(late in a round; refused beyond --max-deals).")
+@click.option("--exact/--sampled", default=None,
+              help="--exact: search every deal the hero cannot tell apart, weighted "
+              "exactly (late in a round; refused beyond --max-deals). --sampled: draw "
+              "--samples deals even when there are fewer. Default: drawn, unless there are "
+              "no more deals than --samples and --max-deals.")
 @click.option("--max-deals", type=WholeRange(1, 10**7), default=MAX_EXACT_DEALS,
-              show_default=True, help="The most deals --exact searches (only with --exact).")
+              show_default=True, help="The most deals searched exactly: --exact refuses more, "
+              "and the default draws --samples deals when there are more.")
 @click.option("--discard", type=WholeNumber(), default=None,
               help="The hero's own discarded value, which it knows.")
 @click.option("--timeout", type=Seconds(), default=None,
               help="Seconds for the whole answer; the deals finished by then count.")
+@jobs_option("deals", "The odds are the same, except which deals a --timeout leaves out.")
 @engine_option
 @json_option
 @quiet_option
@@ -135,10 +144,11 @@ def odds_cmd(
     question: str,
     samples: int,
     seed: int,
-    exact: bool,
+    exact: bool | None,
     max_deals: int,
     discard: int | None,
     timeout: float | None,
+    jobs: int,
     engine: str,
     as_json: bool,
     quiet: bool,
@@ -148,7 +158,8 @@ def odds_cmd(
     The hero sees its own hand, the research board, every seat's colors, the tricks won
     and the predictions. The other hands are dealt at random from the cards it cannot
     see, each keeping its size (--samples deals from --seed), or every such deal is
-    taken with its exact weight (--exact). Each deal is solved double dummy, the hero
+    taken with its exact weight (--exact, or by itself when there are no more deals than
+    --samples). Each deal is solved double dummy, the hero
     against all the others, for each of its legal plays: the share of deals where a play
     keeps it safe from causing a paradox, or the mean of what it guarantees. The last
     line gives what seeing every hand would be worth (the best play in each deal).
@@ -172,7 +183,7 @@ def odds_cmd(
       catbox odds @pos.json
       catbox odds @pos.json --hero 2 --question tricks --samples 200 --seed 7
       catbox odds @late.json --exact --json
-      catbox odds @first-lead.json --discard 5 --timeout 60
+      catbox odds @first-lead.json --discard 5 --timeout 60 --jobs 0
     """
     from catbox_solver.cli.position_cmds import run_positions
 
@@ -185,7 +196,7 @@ def odds_cmd(
         ready_search(quiet, engine)
         sd = stop.run(quiet, "odds", lambda report: single_dummy(
             pos, seat, question, samples=samples, seed=seed, exact=exact, discard=dropped,
-            timeout=timeout, engine=engine, max_deals=max_deals, progress=report,
+            timeout=timeout, engine=engine, max_deals=max_deals, progress=report, jobs=jobs,
         ), "deals")
         undecided.add(not stop.hit and (not sd.complete or sd.undecided > 0))
         return sd

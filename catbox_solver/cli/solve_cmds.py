@@ -176,15 +176,16 @@ class ProvenCtrlC(CtrlC):
                 return cast(T, e.partial)
 
 
-def _jobs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """--jobs: how many of ``what`` to search at once."""
+def jobs_option(
+    what: str, same: str = "The answer is the same."
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--jobs: how many of ``what`` to search at once (``same``: what stays the same)."""
     return click.option(
         "--jobs",
         type=WholeRange(0, MAX_JOBS),
         default=1,
         show_default=True,
-        help=f"Search N {what} at once, one thread (and core) each; 0: one per core. "
-        "The answer is the same.",
+        help=f"Search N {what} at once, one thread (and core) each; 0: one per core. {same}",
     )
 
 
@@ -207,7 +208,7 @@ def hero_and_question(
     "score: guaranteed round score; table: can everyone together avoid a paradox.",
 )
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
-@_jobs_option("plays")
+@jobs_option("plays")
 @engine_option
 @json_option
 @quiet_option
@@ -312,7 +313,7 @@ def table_text(table: DDTable, why: str = "out of time") -> str:
 @main.command("ddtable")
 @click.argument("position")
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
-@_jobs_option("seats")
+@jobs_option("seats")
 @engine_option
 @json_option
 @quiet_option
