@@ -20,7 +20,7 @@ INF = 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-class _Timeout(Exception):
+class OutOfTime(Exception):
     pass
 
 
@@ -45,7 +45,7 @@ def baseline_solve(
     def ab(p: Position, alpha: int, beta: int) -> int:
         count[0] += 1
         if deadline is not None and not count[0] & 1023 and time.perf_counter() > deadline:
-            raise _Timeout
+            raise OutOfTime
         plays = p.legal_plays()
         if not plays:
             return _terminal(p, hero, question)
@@ -75,7 +75,7 @@ def baseline_solve(
 
     try:
         vals = [ab(pos.after(pl), -INF, INF) for pl in pos.legal_plays()]
-    except _Timeout:
+    except OutOfTime:
         return None
     if question in ("paradox", "table"):
         return [bool(v) for v in vals]

@@ -34,7 +34,7 @@ from catbox_solver.model.notation import position_from_notation, position_to_not
 from catbox_solver.model.numbers import check_int, check_seconds, counted, is_whole, listed
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
-from catbox_solver.search.dd import Search, _Timeout, search_clock, value_only
+from catbox_solver.search.dd import OutOfTime, Search, search_clock, value_only
 from catbox_solver.search.forced import paradox_within, quickest_paradox
 from catbox_solver.search.lines import paradox_free_line, positions_along
 
@@ -515,7 +515,7 @@ def _search(
     try:
         value = search.exact(question)
         line = search.principal_variation(question, value)
-    except _Timeout:
+    except OutOfTime:
         budget.nodes += search.nodes
         raise PuzzleTimeout("the search ran out of time (--timeout)") from None
     budget.nodes += search.nodes
@@ -527,7 +527,7 @@ def _quickest_refutation(pos: Position, hero: int, budget: _Budget) -> tuple[Pla
     shown the hero cannot avoid); its nodes are not counted in the difficulty's."""
     try:
         forced = quickest_paradox(pos, hero, budget.deadline)
-    except _Timeout:
+    except OutOfTime:
         raise PuzzleTimeout("the search ran out of time (--timeout)") from None
     if forced is None:  # pragma: no cover - the search proved the paradox
         raise SearchError("bug: the paradox search and the forced-paradox search disagree")

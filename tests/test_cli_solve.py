@@ -19,7 +19,7 @@ from catbox_solver.model.jsonform import position_to_json
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search.dd import Search, _Timeout, solve
+from catbox_solver.search.dd import OutOfTime, Search, solve
 
 
 def _late(players: int, seed: int) -> Position:
@@ -212,7 +212,7 @@ def test_solve_cut_short_in_the_line_keeps_the_value(monkeypatch: pytest.MonkeyP
             in_line[1] += 1
             if in_line[1] > 2:  # the line's third search runs out of time (its first play
                 # is taken from the plays' results, unsearched; this line has 3 searches)
-                raise _Timeout
+                raise OutOfTime
         return u(s, r)
 
     monkeypatch.setattr(Search, "principal_variation", start)

@@ -30,10 +30,10 @@ from catbox_solver.search.core import S_OWN, S_WON, bonus_ceiling
 from catbox_solver.search.dd import (
     QUESTIONS,
     Answer,
+    OutOfTime,
     PlayResult,
     Search,
     Value,
-    _Timeout,
     _twins,
     dd_table,
     solve,
@@ -397,7 +397,7 @@ def test_no_core_search_starts_after_the_deadline() -> None:
 
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
     search = dd.Search(pos, 0, time.perf_counter() - 1.0)
-    with pytest.raises(dd._Timeout):
+    with pytest.raises(dd.OutOfTime):
         search.exact("paradox")
     assert search.nodes == 0
     table = dd.dd_table(pos, timeout=1e-9)  # (past before the first search)
@@ -424,7 +424,7 @@ class _CutAt:
     def _wrap(self, search_fn: Callable[..., bool]) -> Callable[..., bool]:
         def cut(s: Search, *args: int) -> bool:
             if self.calls == self.at:
-                raise _Timeout
+                raise OutOfTime
             self.calls += 1
             return search_fn(s, *args)
 
@@ -1066,7 +1066,7 @@ class _CutAfter:
                 self.calls += 1
                 late = self.calls > self.at
             if late:
-                raise _Timeout
+                raise OutOfTime
             return search_fn(s, r)
 
         return cut
@@ -1222,7 +1222,7 @@ def test_a_python_search_cut_short_answers_right_when_asked_again(
     def tick(self: Search) -> None:
         ticks[0] += 1
         if ticks[0] == cut_at[0]:
-            raise _Timeout
+            raise OutOfTime
 
     monkeypatch.setattr(Search, "_tick", tick)
     cuts = 0
@@ -1234,7 +1234,7 @@ def test_a_python_search_cut_short_answers_right_when_asked_again(
                 search = Search(pos, hero, engine="python")
                 try:
                     search.exact(q)
-                except _Timeout:
+                except OutOfTime:
                     cuts += 1
                     assert FastState(pos).snapshot() == search.st.snapshot()
                 cut_at[0] = 0

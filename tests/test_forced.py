@@ -16,7 +16,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
 from catbox_solver.puzzles import load_puzzle, solve_puzzle
-from catbox_solver.search.dd import Search, _Timeout
+from catbox_solver.search.dd import OutOfTime, Search
 from catbox_solver.search.forced import paradox_within, plays_left, quickest_paradox
 
 
@@ -142,5 +142,5 @@ def test_bad_arguments_are_search_errors() -> None:
 
 def test_a_past_deadline_stops_the_search() -> None:
     pz = load_puzzle("puzzles/avoid-paradox-5p-1d348ac6.toml")
-    with pytest.raises(_Timeout):
+    with pytest.raises(OutOfTime):
         quickest_paradox(pz.position.play("9y"), pz.seat, deadline=0.0)

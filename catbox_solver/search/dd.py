@@ -141,9 +141,6 @@ class OutOfTime(Exception):
     proven. (Not a CatboxError: the input was fine.)"""
 
 
-_Timeout = OutOfTime  # (the name inside the library)
-
-
 @dataclass(frozen=True, slots=True)
 class PlayResult:
     """The value of the question after one legal play of the player to move. ``bounds``:
@@ -234,13 +231,13 @@ class Answer:
         return tuple(sorted(self.plays, key=rank))
 
 
-def _check_hero(pos: Position, hero: int) -> None:
+def check_hero(pos: Position, hero: int) -> None:
     need_position(pos, SearchError)
     if not is_whole(hero) or not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 
-def _check_engine(engine: str) -> None:
+def check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise SearchError(f"unknown search engine {engine!r} (one of {', '.join(ENGINES)})")
 
@@ -250,7 +247,7 @@ def _check_question(question: str) -> None:
         raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
 
 
-def _check_prediction(pos: Position, hero: int) -> None:
+def check_prediction(pos: Position, hero: int) -> None:
     """The score question needs the hero's prediction (3-5 players, or the 2-player
     prediction reading)."""
     rules = pos.rules
@@ -273,8 +270,8 @@ class Search:
         deadline: float | None = None,
         engine: str = DEFAULT_ENGINE,
     ) -> None:
-        _check_hero(pos, hero)
-        _check_engine(engine)
+        check_hero(pos, hero)
+        check_engine(engine)
         if deadline is not None and not is_deadline(deadline):
             # (a NaN deadline was never reached, and text failed inside the core)
             raise SearchError(f"deadline must be a time.perf_counter() value, not {deadline!r}")
@@ -339,7 +336,7 @@ class Search:
             if self._stopped or (
                 self.deadline is not None and time.perf_counter() > self.deadline
             ):
-                raise _Timeout
+                raise OutOfTime
 
     def stop(self) -> None:
         """Stop (from a signal handler or another thread): a search under way ends within
@@ -395,7 +392,7 @@ class Search:
     @contextmanager
     def _python_search(self) -> Iterator[None]:
         """A plain-Python search keeps time as the compiled core's does (_core_answer): it
-        does not start after the deadline, and an answer found past it raises _Timeout
+        does not start after the deadline, and an answer found past it raises OutOfTime
         (with ``timeout=0`` the engines answered differently). Cut short (the clock, a
         stop, a restart's node budget), it leaves the state as it found it: the plays its
         recursion made are taken back (the compiled core works on a copy; here a Search
@@ -403,7 +400,7 @@ class Search:
         cut: the trick game makes its plays in place, without the undo list, so the state
         is copied and put back)."""
         if self._late():
-            raise _Timeout
+            raise OutOfTime
         st = self.st
         snap = st.snapshot()
         try:
@@ -412,7 +409,7 @@ class Search:
             st.restore(snap)
             raise
         if self._late():
-            raise _Timeout
+            raise OutOfTime
 
     # ---- the trick game: one integer for the rest of the round -----------------------
     def _u(self, r: int) -> bool:
@@ -472,7 +469,7 @@ class Search:
 
     def _core_answer(self, call: Callable[..., tuple[bool | None, int]], *args: Any) -> bool:
         """Run ``call(*args)``, a core search, and count its nodes; out of time raises
-        _Timeout. The core reads the clock every 4096 nodes of one call; many short calls
+        OutOfTime. The core reads the clock every 4096 nodes of one call; many short calls
         are checked here. Ctrl-C: a Search used on its own (puzzles, rule readings) has no
         guard around it, so one is put in around the call, and a search stopped by it
         raises Interrupted (the search stays stopped); inside solve, dd_table or
@@ -484,7 +481,7 @@ class Search:
             # cost time: a first-lead search's first 4096 nodes fault in its 256 MB table,
             # about 0.5 s (a 1 s DD table of 4 players took 2.3 s, the seats after the
             # first each starting past the deadline)
-            raise _Timeout
+            raise OutOfTime
         if self.st.tricks_left >= _LONG_FROM and can_guard():
             with _ctrl_c_stops([self]) as guard:
                 res, nodes = call(*args)
@@ -495,7 +492,7 @@ class Search:
             res, nodes = call(*args)
         self.nodes += nodes
         if res is None or self._late():
-            raise _Timeout
+            raise OutOfTime
         return res
 
     def _u_py(self, r: int) -> bool:
@@ -1593,7 +1590,7 @@ class Search:
         if core is not None:
             try:
                 return self._core_answer(core.table, self.deadline, cap)
-            except _Timeout:
+            except OutOfTime:
                 if core.capped:
                     return None
                 raise
@@ -1713,7 +1710,7 @@ class Search:
                 return self._u_py(r)
         try:
             return self._core_answer(core.u, r, self.deadline, cap)
-        except _Timeout:
+        except OutOfTime:
             if core.capped:
                 return None
             raise
@@ -1829,7 +1826,7 @@ class Search:
         came out as a number)."""
         _check_question(question)
         if question == "score":
-            _check_prediction(self.pos, self.hero)
+            check_prediction(self.pos, self.hero)
 
     def at_least(self, question: str, k: int) -> bool:
         """Is the value of ``question`` on the current state at least ``k`` (booleans as
@@ -1967,7 +1964,7 @@ MAX_JOBS = 64
 and threads beyond the cores only share them (--jobs 100000 took 2.2 GB on 2 cores)."""
 
 
-def _check_jobs(jobs: int) -> int:
+def check_jobs(jobs: int) -> int:
     """How many searches to run at once: ``jobs``, or one per core for 0."""
     if not is_whole(jobs) or not 0 <= jobs <= MAX_JOBS:
         raise SearchError(f"jobs must be 0 (one per core) or 1 to {MAX_JOBS}, not {jobs!r}")
@@ -1976,7 +1973,7 @@ def _check_jobs(jobs: int) -> int:
 
 def _long(pos: Position, engine: str) -> bool:
     """Can a compiled search of ``pos`` take long (seconds or more)? Then one job runs in
-    a worker thread, without the GIL (see _in_threads); a small one stays here (a thread
+    a worker thread, without the GIL (see run_in_threads); a small one stays here (a thread
     for each tiny solve cost more than the solve)."""
     return engine == "compiled" and pos.tricks_left >= _LONG_FROM
 
@@ -1988,7 +1985,7 @@ def _narrows(pos: Position, engine: str) -> bool:
     return engine == "compiled" and pos.tricks_left >= _NARROW_FROM
 
 
-def _deadline(timeout: float | None, start: float) -> float | None:
+def deadline_after(timeout: float | None, start: float) -> float | None:
     """The deadline of a search that may take ``timeout`` seconds (None: no limit)."""
     return None if timeout is None else start + check_seconds(timeout)
 
@@ -2008,7 +2005,7 @@ class _Steps:
         self.total = total
         self.progress = progress
         self.jobs = jobs
-        self.off_main = off_main  # one job: run it in a worker thread (see _in_threads)
+        self.off_main = off_main  # one job: run it in a worker thread (see run_in_threads)
         self.done = 0
         self.stopped = False  # (solve) out of time or stopped: start no more steps
         self._lock = threading.Lock()
@@ -2029,15 +2026,15 @@ class _Steps:
             self.done += 1
 
     def run(self, steps: Sequence[Callable[[], None]]) -> None:
-        """Run the steps, ``jobs`` at a time (see _in_threads). A _Timeout of a step is
+        """Run the steps, ``jobs`` at a time (see run_in_threads). An OutOfTime of a step is
         raised again once the steps under way have ended (the steps still waiting see
         ``stopped``)."""
-        errors = _in_threads(steps, self.jobs, self.off_main)
+        errors = run_in_threads(steps, self.jobs, self.off_main)
         for e in errors:  # anything but a timeout first: it is a bug, not the clock
-            if not isinstance(e, _Timeout):
+            if not isinstance(e, OutOfTime):
                 raise e
         if errors:
-            raise _Timeout
+            raise OutOfTime
 
 
 class StopSignal:
@@ -2085,7 +2082,7 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def _in_threads(
+def run_in_threads(
     calls: Sequence[Callable[[], None]], jobs: int, off_main: bool = False
 ) -> list[BaseException]:
     """Run the calls in order, ``jobs`` at a time, and return what they raised. One job:
@@ -2171,14 +2168,14 @@ def solve(
     a thread with its own search and table (0: one per core); the answer is the same.
     ``stop``: a :class:`StopSignal` that ends the solve early, as a timeout would."""
     _check_question(question)
-    _check_hero(pos, hero)
-    jobs = _check_jobs(jobs)
+    check_hero(pos, hero)
+    jobs = check_jobs(jobs)
     if question == "score":
-        _check_prediction(pos, hero)
+        check_prediction(pos, hero)
     if stop is not None and not isinstance(stop, StopSignal):
         raise SearchError(f"stop must be a StopSignal, not {stop!r}")
     start = search_clock(engine)
-    deadline = _deadline(timeout, start)
+    deadline = deadline_after(timeout, start)
     search = Search(pos, hero, deadline, engine)
     plays = pos.legal_plays()
     to_move = pos.to_move
@@ -2231,7 +2228,7 @@ def solve(
                 ceiling = s._score_ceiling() if question == "score" else None
                 try:
                     narrowed[i] = s.narrow_u(signs[i], _NARROW_NODES, ceiling)
-                except _Timeout:
+                except OutOfTime:
                     under_way[i] = s.partial
                     raise
                 assert s.partial is not None
@@ -2240,13 +2237,13 @@ def solve(
                 s.partial = ranges.get(i)
                 try:
                     found[i] = s.exact(question, signs.get(i), narrowed.get(i))
-                except _Timeout:
+                except OutOfTime:
                     under_way[i] = s.partial
                     raise
                 solved_by[i] = s
             s.st.pop()  # (after a timeout the state is dropped, not restored)
             steps.end()
-        except _Timeout:
+        except OutOfTime:
             steps.stopped = True
             raise
         finally:
@@ -2261,7 +2258,7 @@ def solve(
                     steps.run([functools.partial(step, phase, i) for i in searched])
                 if progress is not None:
                     progress(steps.total, steps.total, "")
-            except _Timeout:
+            except OutOfTime:
                 answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
                                     len(phases) > 1)
             else:
@@ -2367,7 +2364,7 @@ def _with_line(
             s.principal_variation(question, value, pv)
             s.st.pop()
         pv_complete = True
-    except _Timeout:
+    except OutOfTime:
         pv_complete = False
     return Answer(
         question,
@@ -2436,17 +2433,17 @@ def value_only(
     """Just the value (no per-play values, no line): cheaper than :func:`solve`. Out of
     time: None, and nothing more; :func:`solve` keeps the range proven (``Answer.bounds``)."""
     _check_question(question)
-    _check_hero(pos, hero)
+    check_hero(pos, hero)
     if question == "score":
-        _check_prediction(pos, hero)
-    deadline = _deadline(timeout, search_clock(engine))
+        check_prediction(pos, hero)
+    deadline = deadline_after(timeout, search_clock(engine))
     search = Search(pos, hero, deadline, engine)
     if not pos.legal_plays():
         return _terminal_value(pos, hero, question, search)
     with _ctrl_c_stops([search]) as guard:
         try:
             value = search.exact(question)
-        except _Timeout:
+        except OutOfTime:
             value = None
     if guard.hit:
         raise Interrupted(None)
@@ -2507,10 +2504,10 @@ def dd_table(
     exactly. Each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
     need_position(pos, SearchError)
-    _check_engine(engine)
-    jobs = _check_jobs(jobs)
+    check_engine(engine)
+    jobs = check_jobs(jobs)
     start = search_clock(engine)
-    deadline = _deadline(timeout, start)
+    deadline = deadline_after(timeout, start)
     n = pos.rules.players
     terminal = not pos.legal_plays()
     searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
@@ -2544,7 +2541,7 @@ def dd_table(
             sign = vals[seat, "paradox"]
             if sign is not None:
                 search.narrow_u(bool(sign), _NARROW_NODES)
-        except _Timeout:
+        except OutOfTime:
             out_of_time(seat, "tricks")
         finally:
             steps.end()
@@ -2557,7 +2554,7 @@ def dd_table(
             vals[seat, q] = None
             if q == "score":
                 try:
-                    _check_prediction(pos, seat)
+                    check_prediction(pos, seat)
                 except SearchError:
                     return
             if terminal:
@@ -2571,7 +2568,7 @@ def dd_table(
             known = search.partial_u
             try:
                 vals[seat, q] = search.exact(q, None if sign is None else bool(sign), known)
-            except _Timeout:
+            except OutOfTime:
                 out_of_time(seat, q)
         finally:
             steps.end()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import Search, _Timeout, search_clock
+from catbox_solver.search.dd import OutOfTime, Search, search_clock
 
 # how many nodes between two looks at the clock
 _CLOCK_EVERY = 1024
@@ -81,7 +81,7 @@ class _Forcing:
         self.nodes += 1
         if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0:
             if search_clock() > self.deadline:
-                raise _Timeout
+                raise OutOfTime
         st = self.st
         if st.tricks_left == 0:
             return False

@@ -49,12 +49,12 @@ from catbox_solver.search.dd import (
     Interrupted,
     Progress,
     StopSignal,
-    _check_engine,
-    _check_hero,
-    _check_jobs,
-    _check_prediction,
-    _deadline,
-    _in_threads,
+    check_engine,
+    check_hero,
+    check_jobs,
+    check_prediction,
+    deadline_after,
+    run_in_threads,
     search_clock,
     solve,
 )
@@ -71,7 +71,7 @@ def unseen_values(pos: Position, seat: int, discard: Sequence[int] = ()) -> Coun
     """The values ``seat`` cannot see, with their number of copies: the other hands, the
     discards and, with 2 players, the two leftover cards not revealed. ``discard``: the
     seat's own discarded values, which it knows (SearchError if they cannot be its)."""
-    _check_hero(pos, seat)
+    check_hero(pos, seat)
     rules = pos.rules
     left: Counter[int] = Counter()
     for v in range(1, rules.values + 1):
@@ -373,23 +373,23 @@ def single_dummy(
     out. Ctrl-C raises :class:`Interrupted` with the odds over the deals finished."""
     if seat is None:
         seat = pos.to_move
-    _check_hero(pos, seat)
-    _check_engine(engine)
+    check_hero(pos, seat)
+    check_engine(engine)
     if question not in HIDDEN_QUESTIONS:
         raise SearchError(f"question {question!r}: one of {', '.join(HIDDEN_QUESTIONS)}")
     if question == "score":
-        _check_prediction(pos, seat)
+        check_prediction(pos, seat)
     if exact is not None and not isinstance(exact, bool):
         raise SearchError(f"exact is True, False or None, not {exact!r}")
     check_int(samples, "samples", 1, 10**7)
     check_int(max_deals, "max_deals", 1)
     if seed is not None:
         check_int(seed, "seed")
-    jobs = _check_jobs(jobs)
+    jobs = check_jobs(jobs)
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")
     start = search_clock(engine)
-    deadline = _deadline(timeout, start)
+    deadline = deadline_after(timeout, start)
     deals: Iterator[tuple[Position, int]]
     ruled_out: int | None = None
     asked_samples = None if exact else samples
@@ -486,7 +486,7 @@ def single_dummy(
 
     with ctrl_c_stops(signal.stop) as guard:
         try:
-            errors = _in_threads([runner] * min(jobs, total), jobs)
+            errors = run_in_threads([runner] * min(jobs, total), jobs)
         except KeyboardInterrupt:  # (no guard here: an application's own handler)
             signal.stop()
             complete = False
