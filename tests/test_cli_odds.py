@@ -15,6 +15,7 @@ from gen import line_position, random_line, start_position
 from catbox_solver.cli import main, solve_cmds
 from catbox_solver.model.notation import position_to_notation
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.search import hidden
 
 # a 2-player position where the plays' odds differ (tests/test_hidden.py): 3g safe in 2/3
 # of the deals, 1y in 1/15
@@ -159,3 +160,20 @@ def test_jobs_give_the_same_odds() -> None:
     two = json.loads(_run("odds", position_to_notation(pos), "--json", "--samples", "40",
                           "--jobs", "2")[1])
     assert one | {"seconds": 0} == two | {"seconds": 0} and one["deals"] == 40
+
+
+def test_progress_line_shows_the_step_of_a_long_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal searched for longer than hidden.QUIET_FOR (0 here) shows its solve's step
+    under way, with the deals done so far."""
+    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    monkeypatch.setattr(hidden, "QUIET_FOR", 0.0)
+    code, _, err = _run("odds", SPLIT, "--samples", "2", "--sampled")
+    assert code == 0
+    assert [part.rstrip() for part in err.split("\r")[1:]] == [
+        "odds: 0/2 deals done; now deal 1: 1y: paradox verdict",
+        "odds: 0/2 deals done; now deal 1: 3g: paradox verdict",
+        "odds: 1/2 deals done",
+        "odds: 1/2 deals done; now deal 2: 1y: paradox verdict",
+        "odds: 1/2 deals done; now deal 2: 3g: paradox verdict",
+        "odds: 2/2 deals done",
+    ] and err.endswith("\n")

@@ -30,13 +30,14 @@ optimistic measure for the seat, best used to compare its plays.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -328,15 +329,30 @@ class SingleDummy:
         }
 
 
+QUIET_FOR = 0.5
+"""Seconds a deal is searched before its own steps show on the progress line (late in a
+round hundreds of deals a second would flood the terminal with them)."""
+
+
 def _values(
     deal: Position, seat: int, question: str, plays: Sequence[Play], timeout: float | None,
     engine: str, stop: StopSignal | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> list[bool | int | None]:
     """The value after each of ``plays`` in ``deal`` (none: the deal's own value), by one
     :func:`solve` of the deal: its searches share a table and settle the plays together
     (at a 4-player first lead 1-5 times faster than a search of each play on its own, and
-    no slower than the deal's value alone)."""
-    answer = solve(deal, seat, question, timeout, engine=engine, stop=stop)
+    no slower than the deal's value alone). ``progress(what)``: the solve's step under
+    way, once the deal has taken :data:`QUIET_FOR` seconds."""
+    report: Progress | None = None
+    if progress is not None:
+        tell, begun = progress, time.perf_counter()
+
+        def report(done: int, total: int, what: str) -> None:
+            if what and time.perf_counter() - begun >= QUIET_FOR:
+                tell(what)
+
+    answer = solve(deal, seat, question, timeout, report, engine=engine, stop=stop)
     if not plays:
         return [answer.value]
     found = {r.play: r.result for r in answer.plays}
@@ -444,13 +460,22 @@ def single_dummy(
         ints = [int(v) for v in values if v is not None]
         return ints if len(ints) == len(values) else None
 
+    lock = threading.Lock()  # (several deals at once: one report at a time)
+
+    def under_way(n: int, what: str) -> None:
+        """Deal n's step under way, on the progress line (the deals done so far)."""
+        assert progress is not None
+        with lock:
+            progress(len(searched), total, f"deal {n + 1}: {what}")
+
     if jobs == 1:
         try:
             for n, (deal, w) in enumerate(deals):
                 if left() == 0.0:
                     complete = False
                     break
-                got = decided(_values(deal, seat, question, plays, left(), engine))
+                step = None if progress is None else functools.partial(under_way, n)
+                got = decided(_values(deal, seat, question, plays, left(), engine, None, step))
                 searched.append((n, got, w))
                 if progress is not None:
                     progress(n + 1, total, "")
@@ -463,7 +488,6 @@ def single_dummy(
     # without the GIL); Ctrl-C stops them all through one StopSignal
     signal = StopSignal()
     numbered = enumerate(deals)
-    lock = threading.Lock()
 
     def runner() -> None:
         nonlocal complete
@@ -476,7 +500,8 @@ def single_dummy(
                 complete = False
                 return
             n, (deal, w) = item
-            got = decided(_values(deal, seat, question, plays, left(), engine, signal))
+            step = None if progress is None else functools.partial(under_way, n)
+            got = decided(_values(deal, seat, question, plays, left(), engine, signal, step))
             if got is None and signal.stopped:
                 return  # cut short by Ctrl-C, not by the time limit: not counted
             with lock:
