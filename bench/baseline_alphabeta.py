@@ -2,7 +2,7 @@
 
 Plain Position objects, a memo keyed on the whole Position (no canonical key), plays in
 the engine's order (no move ordering), one full-window search per play (no zero-window
-searches, no bounds narrowing). Same paranoid questions as catbox_solver.search.dd.
+searches, no bounds narrowing). Same paranoid questions as catbox_solver.dd.solve.
 """
 
 from __future__ import annotations

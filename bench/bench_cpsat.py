@@ -18,11 +18,11 @@ from pathlib import Path
 # measure the checkout this script lives in, not an installed copy of the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from catbox_solver.cpsat.exists import exists, no_paradox  # noqa: E402
+from catbox_solver.cpsat.proofs import STATEMENTS, prove  # noqa: E402
 from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
-from catbox_solver.search.exists import exists, no_paradox  # noqa: E402
-from catbox_solver.search.proofs import STATEMENTS, prove  # noqa: E402
 
 WORKERS = 2
 

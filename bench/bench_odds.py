@@ -32,8 +32,8 @@ from bench_search import (  # noqa: E402
     bench_positions,
 )
 
-from catbox_solver.search.dd import MAX_JOBS, warm_up  # noqa: E402
-from catbox_solver.search.hidden import single_dummy  # noqa: E402
+from catbox_solver.dd.hidden import single_dummy  # noqa: E402
+from catbox_solver.dd.solve import MAX_JOBS, warm_up  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

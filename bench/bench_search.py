@@ -1,4 +1,4 @@
-"""Benchmark of the double-dummy search (catbox_solver.search.dd).
+"""Benchmark of the double-dummy search (catbox_solver.dd.solve).
 
 For each player count and question: the median and worst time and node count over 20
 fixed seeded positions with 4, 5 and 6 tricks left and at the first lead of a round (after
@@ -48,12 +48,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_alphabeta import baseline_solve  # noqa: E402
 
+from catbox_solver.dd.lines import paradox_free_line  # noqa: E402
+from catbox_solver.dd.solve import MAX_JOBS, QUESTIONS, Answer, solve  # noqa: E402
 from catbox_solver.errors import RulesetError  # noqa: E402
 from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
-from catbox_solver.search.dd import MAX_JOBS, QUESTIONS, Answer, solve  # noqa: E402
-from catbox_solver.search.lines import paradox_free_line  # noqa: E402
 
 FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
 # the default --depths of each player count: the issue's ladder (0.05 s, 0.5 s, 5 s, then the

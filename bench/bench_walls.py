@@ -50,10 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_search import FIRST_LEAD, bench_positions  # noqa: E402
 
+from catbox_solver.dd.solve import Search, warm_up  # noqa: E402
 from catbox_solver.errors import CatboxError  # noqa: E402
 from catbox_solver.model.position import Play, Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
-from catbox_solver.search.dd import Search, warm_up  # noqa: E402
 
 POSITIONS = 20  # bench_search.py's first-lead positions per player count (its --count)
 WARM_NODES = 100_000  # the untimed search that loads the core before the first timing

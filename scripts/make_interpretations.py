@@ -1,6 +1,6 @@
 """Write docs/interpretations.md: for each rule switch, the texts' wording, the official
 reading, and the distinguishing position found by ``catbox rules diff`` (see
-catbox_solver/search/readings.py). Run: python scripts/make_interpretations.py
+catbox_solver/readings.py). Run: python scripts/make_interpretations.py
 
 Each case block is machine-read by tests/test_readings.py, which checks that the documented
 position still distinguishes the two readings.
@@ -12,12 +12,12 @@ import sys
 import time
 from pathlib import Path
 
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
-from catbox_solver.render import render_text
-from catbox_solver.search.readings import Difference, diff_rulesets
-from catbox_solver.svg import position_svg
+from catbox_solver.readings import Difference, diff_rulesets
+from catbox_solver.render.svg import position_svg
+from catbox_solver.render.text import render_text
 
 # (preset, tries): each try is (players, question, deals, max_tricks_left)
 CASES: list[tuple[str, list[tuple[int, str, int, int]]]] = [

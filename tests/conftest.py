@@ -28,7 +28,7 @@ def cp_stops_after(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], list[int]
     list that counts the solves (set it to 0 to start again)."""
     from ortools.sat.python import cp_model
 
-    from catbox_solver.search import exists as ex
+    from catbox_solver.cpsat import exists as ex
 
     real = ex.solve_cp
     calls = [0]

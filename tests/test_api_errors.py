@@ -12,32 +12,36 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gen import paradox_free_line, start_position
-from minimax_ref import minimax
+from oracles.gen import paradox_free_line, start_position
+from oracles.minimax_ref import minimax
 
+from catbox_solver.cpsat import exists as ex
+from catbox_solver.cpsat.exists import Questions, make_solver
+from catbox_solver.cpsat.proofs import prove
+from catbox_solver.dd import lines
+from catbox_solver.dd.solve import OutOfTime, Search, dd_table, solve, value_only
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
-from catbox_solver.export import puzzle_html, sheet_html, write_sheet
-from catbox_solver.model.bots import random_bots
-from catbox_solver.model.deal import deal, deck, first_lead
-from catbox_solver.model.game import (
+from catbox_solver.formats.jsonform import position_from_dict, position_from_json, position_to_json
+from catbox_solver.formats.notation import (
+    parse_play,
+    plays_from_text,
+    position_to_notation,
+    read_position,
+)
+from catbox_solver.formats.record import game_record, round_record, write_record
+from catbox_solver.games.bots import random_bots
+from catbox_solver.games.game import (
     game_winners,
     hands_after_discards,
     play_game,
     play_round,
     setup_round,
 )
-from catbox_solver.model.jsonform import position_from_dict, position_from_json, position_to_json
-from catbox_solver.model.notation import (
-    parse_play,
-    plays_from_text,
-    position_to_notation,
-    read_position,
-)
+from catbox_solver.games.referee import verify
+from catbox_solver.model.deal import deal, deck, first_lead
 from catbox_solver.model.position import Play, Position
-from catbox_solver.model.record import game_record, round_record, write_record
-from catbox_solver.model.referee import verify
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.puzzles import (
+from catbox_solver.puzzles.puzzle import (
     condition_text,
     generate,
     load_puzzle,
@@ -50,14 +54,10 @@ from catbox_solver.puzzles import (
     solve_puzzle,
     toml_string,
 )
-from catbox_solver.render import render_text
-from catbox_solver.search import exists as ex
-from catbox_solver.search import lines
-from catbox_solver.search.dd import OutOfTime, Search, dd_table, solve, value_only
-from catbox_solver.search.exists import Questions, make_solver
-from catbox_solver.search.proofs import prove
-from catbox_solver.search.readings import diff_rulesets
-from catbox_solver.svg import position_svg
+from catbox_solver.readings import diff_rulesets
+from catbox_solver.render.sheet import puzzle_html, sheet_html, write_sheet
+from catbox_solver.render.svg import position_svg
+from catbox_solver.render.text import render_text
 
 
 def _late() -> Position:

@@ -18,11 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.cli import main
-from catbox_solver.model.files import MAX_BYTES, TooLarge, read_limited, write_whole
-from catbox_solver.model.jsonform import position_to_json
-from catbox_solver.model.notation import read_position
+from catbox_solver.cpsat import exists as ex
+from catbox_solver.formats.files import MAX_BYTES, TooLarge, read_limited, write_whole
+from catbox_solver.formats.jsonform import position_to_json
+from catbox_solver.formats.notation import read_position
 from catbox_solver.model.numbers import whole_number
-from catbox_solver.search import exists as ex
 
 P3 = (
     "3p official | R:...... B:210102 Y:211020 G:001122 | 146 233 245 | RBYG RBYG RBYG | "
@@ -404,8 +404,8 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path) -> None:
     marked.write_bytes(bom + puzzle.read_bytes())
     code, out, err = _run(["puzzle", "solve", str(marked)])
     assert (code, err) == (0, "") and "every stored answer is right" in out
-    from catbox_solver.model.game import play_game
-    from catbox_solver.model.record import game_record, write_record
+    from catbox_solver.formats.record import game_record, write_record
+    from catbox_solver.games.game import play_game
     from catbox_solver.model.rules import Ruleset
 
     record = tmp_path / "g.rec"

@@ -13,11 +13,11 @@ from ortools.sat.python import cp_model
 from test_exists_crosscheck import outcomes
 
 from catbox_solver.cli import main
-from catbox_solver.model.jsonform import position_to_dict, position_to_json
-from catbox_solver.model.notation import position_from_notation
+from catbox_solver.cpsat import exists as exists_mod
+from catbox_solver.cpsat import proofs
+from catbox_solver.formats.jsonform import position_to_dict, position_to_json
+from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search import exists as exists_mod
-from catbox_solver.search import proofs
 
 TWO_P = (
     "2p official | R:..... B:..0.. Y:...N0 G:N.1N. | 1223455 11124455 | RBYG RYG | "

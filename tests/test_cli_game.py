@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
-from catbox_solver.model.bots import Bot, PlayerView, RandomBot, random_bots
+from catbox_solver.formats.jsonform import position_from_dict
+from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.formats.record import game_record, write_record
+from catbox_solver.games.bots import Bot, PlayerView, RandomBot, random_bots
+from catbox_solver.games.game import EVENTS, play_game, setup_round
 from catbox_solver.model.deal import deal
-from catbox_solver.model.game import EVENTS, play_game, setup_round
-from catbox_solver.model.jsonform import position_from_dict
-from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Play
-from catbox_solver.model.record import game_record, write_record
 from catbox_solver.model.rules import RED, Ruleset
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from child import ctrl_c_command
 from click.testing import CliRunner
-from gen import line_position, random_line, start_position
+from oracles.gen import line_position, random_line, start_position
 
 from catbox_solver.cli import main, solve_cmds
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.dd import hidden
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search import hidden
 
 # a 2-player position where the plays' odds differ (tests/test_hidden.py): 3g safe in 2/3
 # of the deals, 1y in 1/15
@@ -119,7 +119,7 @@ def test_ctrl_c_prints_the_odds_over_the_deals_finished(jobs: str) -> None:
     pos = next(p for p in line if p.tricks_left <= 4 and not p.is_over)
     out, _ = ctrl_c_command(
         ["odds", position_to_notation(pos), "--samples", "1000000", "--json", "--jobs", jobs],
-        "from catbox_solver.search.dd import warm_up\nwarm_up()", 1.0)
+        "from catbox_solver.dd.solve import warm_up\nwarm_up()", 1.0)
     data = json.loads(out)
     assert data["complete"] is False and data["asked"] == 1_000_000
     assert 0 < data["deals"] == data["weight"] < 1_000_000 and data["undecided"] == 0

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from catbox_solver.cli import main
-from catbox_solver.model.jsonform import position_to_dict, position_to_json
-from catbox_solver.model.notation import position_from_notation, position_to_notation
+from catbox_solver.formats.jsonform import position_to_dict, position_to_json
+from catbox_solver.formats.notation import position_from_notation, position_to_notation
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 

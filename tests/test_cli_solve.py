@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from child import ctrl_c_command
 from click.testing import CliRunner
-from gen import random_line, start_position
-from minimax_ref import minimax, terminal_value
+from oracles.gen import random_line, start_position
+from oracles.minimax_ref import minimax, terminal_value
 
 from catbox_solver.cli import main, solve_cmds
-from catbox_solver.model.jsonform import position_to_json
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.dd.solve import OutOfTime, Search, solve
+from catbox_solver.formats.jsonform import position_to_json
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search.dd import OutOfTime, Search, solve
 
 
 def _late(players: int, seed: int) -> Position:
@@ -240,8 +240,8 @@ def test_ctrl_c_prints_what_was_proven(cmd: list[str]) -> None:
     # the command line in a child that says "go" once the core is loaded (then minutes)
     out, _ = ctrl_c_command(
         [cmd[0], position_to_json(pos), *cmd[1:]],
-        "from catbox_solver.search.dd import solve\n"
-        "from catbox_solver.model.jsonform import position_from_json\n"
+        "from catbox_solver.dd.solve import solve\n"
+        "from catbox_solver.formats.jsonform import position_from_json\n"
         f"pos = position_from_json({position_to_json(pos)!r})\n"
         "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')", 0.5)
     if "--json" in cmd:
@@ -391,7 +391,7 @@ def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     progress lines, and on a terminal names a wait of more than a second, not with --quiet
     and not when the core is ready at once."""
     from catbox_solver.cli import common
-    from catbox_solver.search import dd
+    from catbox_solver.dd import solve as dd
 
     note = ("compiling the search core (first use after an install: 40 s to 2 minutes; it is "
             "kept ")

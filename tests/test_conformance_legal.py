@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from catbox_solver.model.jsonform import position_from_json, position_to_dict, position_to_json
+from catbox_solver.formats.jsonform import position_from_json, position_to_dict, position_to_json
 from catbox_solver.model.rules import COLOR_CHARS
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"

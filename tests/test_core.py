@@ -1,4 +1,4 @@
-"""The compiled core (search/core.py, numba) against the pure-Python search it transcribes
+"""The compiled core (dd/kernel.py, numba) against the pure-Python search it transcribes
 (Search._u_py, _bounds, _safe, _capacity in dd.py) and the move generator FastState.legal:
 exact equality on seeded positions of every ruleset, a tiny transposition table, deadlines."""
 
@@ -11,16 +11,13 @@ from functools import cache
 
 import numpy as np
 import pytest
-from gen import paradox_free_line, paradox_free_round, random_line, replay, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from minimax_ref import minimax, tree_size
+from oracles.gen import paradox_free_line, paradox_free_round, random_line, replay, start_position
+from oracles.minimax_ref import minimax, tree_size
 
-from catbox_solver.errors import PositionError, SearchError
-from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.position import Play, Position, trick_winner_index
-from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search.core import (
+from catbox_solver.dd.fast import FastState
+from catbox_solver.dd.kernel import (
     B_SIZE,
     B_WORDS,
     LEARNED_TL,
@@ -56,8 +53,11 @@ from catbox_solver.search.core import (
     tt_slot,
     wins_then_safe,
 )
-from catbox_solver.search.dd import Search, solve, value_only
-from catbox_solver.search.fast import FastState
+from catbox_solver.dd.solve import Search, solve, value_only
+from catbox_solver.errors import PositionError, SearchError
+from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.model.position import Play, Position, trick_winner_index
+from catbox_solver.model.rules import PRESETS, Ruleset
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
 
@@ -1190,7 +1190,7 @@ _CACHED_SOLVE = """
 import sys
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search.dd import solve
+from catbox_solver.dd.solve import solve
 import random
 pos = first_lead(Ruleset(players=4), random.Random(3), start=0, distinct_discards=True)
 for q in ("paradox", "tricks", "score", "table"):

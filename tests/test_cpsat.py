@@ -8,18 +8,18 @@ import time
 from collections.abc import Callable
 
 import pytest
-from gen import random_line, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.gen import random_line, start_position
 from ortools.sat.python import cp_model
 
+from catbox_solver.cpsat import exists as ex
+from catbox_solver.cpsat.model import build_free_round, build_round, no_paradox_lit
+from catbox_solver.cpsat.proofs import extract_deal, make_solver
 from catbox_solver.errors import SearchError
-from catbox_solver.model.cpsat import build_free_round, build_round, no_paradox_lit
-from catbox_solver.model.notation import position_from_notation
+from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import GREEN, YELLOW, Ruleset
-from catbox_solver.search import exists as ex
-from catbox_solver.search.proofs import extract_deal, make_solver
 
 # A 4-player round found by the solver (docs/theorems.md, red-lead-exception): after these
 # 8 plays seat 2 leads trick 3 holding 2224446 with blue lost, yellow and green 2, 4 and 6
@@ -142,7 +142,7 @@ def test_empty_cell_and_final_board_conditions() -> None:
     end = ex.replay(pos, ans.line, [ex.no_paradox(), ex.empty((3, 0))])
     assert end.owner_of(3, 0) is None
     # the final board of that line, asked for again, gives a line that ends on it
-    from catbox_solver.model.jsonform import position_to_dict
+    from catbox_solver.formats.jsonform import position_to_dict
 
     board = position_to_dict(end)["board"]
     again = ex.exists(pos, [ex.final_board(board)], workers=2)

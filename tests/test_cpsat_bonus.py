@@ -10,12 +10,12 @@ import json
 import random
 
 import pytest
-from gen import random_line, start_position
+from oracles.gen import random_line, start_position
 
+from catbox_solver.cpsat import exists as ex
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search import exists as ex
 
 Final = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -202,7 +202,7 @@ def test_cli_score_and_bonus_options() -> None:
     from click.testing import CliRunner
 
     from catbox_solver.cli import main
-    from catbox_solver.model.notation import position_from_notation
+    from catbox_solver.formats.notation import position_from_notation
 
     pos = position_from_notation(THREE_P)
     outs = finals(pos)

@@ -16,18 +16,15 @@ from typing import Any
 
 import pytest
 from child import sigint_child
-from gen import paradox_free_line, paradox_free_round, random_line, start_position
 from hypothesis import given
 from hypothesis import strategies as st
-from minimax_ref import minimax, terminal_value, tree_size
+from oracles.gen import paradox_free_line, paradox_free_round, random_line, start_position
+from oracles.minimax_ref import minimax, terminal_value, tree_size
 
-from catbox_solver.errors import SearchError
-from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.position import PLAYS, Play, Position
-from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search import dd as dd_mod
-from catbox_solver.search.core import S_OWN, S_WON, bonus_ceiling
-from catbox_solver.search.dd import (
+from catbox_solver.dd import solve as dd_mod
+from catbox_solver.dd.fast import FastState, pack_hand, unpack_hand
+from catbox_solver.dd.kernel import S_OWN, S_WON, bonus_ceiling
+from catbox_solver.dd.solve import (
     QUESTIONS,
     Answer,
     OutOfTime,
@@ -40,7 +37,10 @@ from catbox_solver.search.dd import (
     value_only,
     warm_up,
 )
-from catbox_solver.search.fast import FastState, pack_hand, unpack_hand
+from catbox_solver.errors import SearchError
+from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.model.position import PLAYS, Play, Position
+from catbox_solver.model.rules import PRESETS, Ruleset
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
 
@@ -393,7 +393,7 @@ def test_no_core_search_starts_after_the_deadline() -> None:
     (a 4-player DD table with a 1 s timeout took 2.3 s, each seat after the first
     starting late). Past the deadline a search raises the timeout having searched no
     node."""
-    from catbox_solver.search import dd
+    from catbox_solver.dd import solve as dd
 
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
     search = dd.Search(pos, 0, time.perf_counter() - 1.0)
@@ -1149,10 +1149,10 @@ def test_jobs_must_not_be_negative() -> None:
 _CTRL_C_CHILD = """
 import sys
 sys.path.insert(0, {tests!r})
-from gen import start_position
+from oracles.gen import start_position
 from catbox_solver.model.rules import Ruleset
 import json
-from catbox_solver.search.dd import Interrupted, solve
+from catbox_solver.dd.solve import Interrupted, solve
 pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
 solve(pos.after(pos.legal_plays()[0]), pos.to_move, "paradox")  # (the core loaded)
 print("go", flush=True)
@@ -1190,7 +1190,7 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     starts: its first compile after an install (40 s to 2 minutes) would otherwise use up a
     timeout and turn the first answer into "unknown". Here making it ready takes 1.5 s
     and the timeout is 1 s; the Python engine needs no core."""
-    from catbox_solver.search import dd
+    from catbox_solver.dd import solve as dd
 
     calls: list[int] = []
     monkeypatch.setattr(dd, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from catbox_solver.model.jsonform import position_from_json
+from catbox_solver.dd.solve import solve
+from catbox_solver.formats.jsonform import position_from_json
 from catbox_solver.model.rules import COLOR_CHARS
-from catbox_solver.search.dd import solve
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 pytestmark = pytest.mark.skipif(

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
+from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.deal import first_lead
-from catbox_solver.model.notation import position_from_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 

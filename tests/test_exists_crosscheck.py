@@ -1,6 +1,6 @@
 """The CP-SAT existence answers against two independent deciders: a plain search over
 ``Position.legal_plays`` (written here) and the python-constraint encoding
-(:mod:`catbox_solver.model.csp`), on random positions with at most 3 tricks left, for
+(:mod:`oracles.csp`), on random positions with at most 3 tricks left, for
 every player count and every preset reading; and against the conformance table answers."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
-from gen import paradox_free_round, random_line, replay, start_position
+from oracles.csp import exists_csp
+from oracles.gen import paradox_free_round, random_line, replay, start_position
 
-from catbox_solver.model.csp import exists_csp
-from catbox_solver.model.jsonform import position_from_dict
+from catbox_solver.cpsat import exists as ex
+from catbox_solver.formats.jsonform import position_from_dict
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.search import exists as ex
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 

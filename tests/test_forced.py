@@ -1,5 +1,5 @@
-"""The quickest forced paradox (catbox_solver.search.forced): checked against a plain
-minimax of the distance (tests/minimax_ref.py) and the double-dummy paradox verdict, and
+"""The quickest forced paradox (catbox_solver.dd.forced): checked against a plain
+minimax of the distance (tests/oracles/minimax_ref.py) and the double-dummy paradox verdict, and
 its lines replayed through the rules engine."""
 
 from __future__ import annotations
@@ -7,17 +7,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from gen import paradox_free_line, random_line, replay, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from minimax_ref import paradox_distance, tree_size
+from oracles.gen import paradox_free_line, random_line, replay, start_position
+from oracles.minimax_ref import paradox_distance, tree_size
 
+from catbox_solver.dd.forced import paradox_within, plays_left, quickest_paradox
+from catbox_solver.dd.solve import OutOfTime, Search
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.puzzles import load_puzzle, solve_puzzle
-from catbox_solver.search.dd import OutOfTime, Search
-from catbox_solver.search.forced import paradox_within, plays_left, quickest_paradox
+from catbox_solver.puzzles.puzzle import load_puzzle, solve_puzzle
 
 
 def _position(seed: int, players: int) -> tuple[Position, int] | None:

@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catbox_solver.errors import CatboxError, IllegalPlayError
-from catbox_solver.model.bots import Bot, PlayerView, RandomBot, random_bots, round_bots
-from catbox_solver.model.deal import deal
-from catbox_solver.model.game import (
+from catbox_solver.games.bots import Bot, PlayerView, RandomBot, random_bots, round_bots
+from catbox_solver.games.game import (
     EVENTS,
     count_play_events,
     game_winners,
@@ -21,6 +20,7 @@ from catbox_solver.model.game import (
     play_round,
     setup_round,
 )
+from catbox_solver.model.deal import deal
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import PRESETS, RED, Ruleset
 

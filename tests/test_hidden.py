@@ -1,6 +1,6 @@
-"""Hidden hands (catbox_solver.search.hidden): the deals a seat cannot tell apart, their
+"""Hidden hands (catbox_solver.dd.hidden): the deals a seat cannot tell apart, their
 weights, and the odds over them, checked against a brute force written here (labelled
-cards dealt every way, each deal solved by the plain minimax of tests/minimax_ref.py)."""
+cards dealt every way, each deal solved by the plain minimax of tests/oracles/minimax_ref.py)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,13 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 
 import pytest
-from gen import line_position, random_line, start_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from minimax_ref import minimax
+from oracles.gen import line_position, random_line, start_position
+from oracles.minimax_ref import minimax
 
-from catbox_solver.errors import SearchError
-from catbox_solver.model.notation import position_from_notation
-from catbox_solver.model.position import Position, cell_bit
-from catbox_solver.model.rules import RED, Ruleset
-from catbox_solver.search import hidden
-from catbox_solver.search.hidden import (
+from catbox_solver.dd import hidden
+from catbox_solver.dd.hidden import (
     consistent_deals,
     deal_count,
     deal_ways,
@@ -29,6 +25,10 @@ from catbox_solver.search.hidden import (
     single_dummy,
     unseen_values,
 )
+from catbox_solver.errors import SearchError
+from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.model.position import Position, cell_bit
+from catbox_solver.model.rules import RED, Ruleset
 
 
 def late_positions(players: int, seed: int, left: int, count: int) -> list[Position]:

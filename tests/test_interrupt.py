@@ -15,19 +15,19 @@ from typing import Any
 import pytest
 from child import sigint_child
 from click.testing import CliRunner
-from gen import start_position
+from oracles.gen import start_position
 
 from catbox_solver.cli import main
+from catbox_solver.cpsat import exists as exists_mod
+from catbox_solver.cpsat import proofs
+from catbox_solver.cpsat.exists import ExistsAnswer, Questions, no_paradox
+from catbox_solver.cpsat.proofs import ProofResult
+from catbox_solver.dd.solve import StopSignal, solve
 from catbox_solver.errors import SearchError
-from catbox_solver.model.jsonform import position_to_json
+from catbox_solver.formats.jsonform import position_to_json
+from catbox_solver.interrupt import Interrupted, can_guard, ctrl_c_stops
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search import exists as exists_mod
-from catbox_solver.search import proofs
-from catbox_solver.search.dd import StopSignal, solve
-from catbox_solver.search.exists import ExistsAnswer, Questions, no_paradox
-from catbox_solver.search.interrupt import Interrupted, can_guard, ctrl_c_stops
-from catbox_solver.search.proofs import ProofResult
 
 # a CP-SAT model that runs for its whole time limit (an optimisation it cannot close)
 _HARD_MODEL = (
@@ -49,7 +49,7 @@ def test_ctrl_c_stops_a_cp_sat_solve() -> None:
     Interrupted (before, CP-SAT caught the signal and returned as if the time was up)."""
     code = (
         _HARD_MODEL + "import sys, time\n"
-        "from catbox_solver.search.interrupt import Interrupted, solve_cp\n"
+        "from catbox_solver.interrupt import Interrupted, solve_cp\n"
         "solver.parameters.max_time_in_seconds = 60\n"
         "print('go', file=sys.stderr, flush=True)\n"
         "t0 = time.perf_counter()\n"
@@ -70,7 +70,7 @@ def test_cp_sat_does_not_catch_sigint_itself() -> None:
     2 s limit and finds a solution."""
     code = (
         _HARD_MODEL + "import sys, time\n"
-        "from catbox_solver.search.interrupt import can_guard, solve_cp\n"
+        "from catbox_solver.interrupt import can_guard, solve_cp\n"
         "solver.parameters.max_time_in_seconds = 2\n"
         "assert not can_guard()\n"
         "print('go', file=sys.stderr, flush=True)\n"
@@ -91,9 +91,9 @@ def test_a_search_used_on_its_own_stops_on_ctrl_c() -> None:
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
     code = (
         "import sys, time\n"
-        "from catbox_solver.model.jsonform import position_from_json\n"
-        "from catbox_solver.search.dd import Search, solve\n"
-        "from catbox_solver.search.interrupt import Interrupted\n"
+        "from catbox_solver.formats.jsonform import position_from_json\n"
+        "from catbox_solver.dd.solve import Search, solve\n"
+        "from catbox_solver.interrupt import Interrupted\n"
         f"pos = position_from_json({position_to_json(pos)!r})\n"
         "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')  # core loaded\n"
         "search = Search(pos, 0)\n"
@@ -283,7 +283,7 @@ def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> No
     by then (it was lost), not called minimal."""
     from test_cpsat import P5, P5_CONDITIONS, P5_NAMES
 
-    from catbox_solver.model.notation import position_from_notation
+    from catbox_solver.formats.notation import position_from_notation
 
     pos = position_from_notation(P5)
     reason = ("Ctrl-C stopped the narrowing down of the clash: fewer of these conditions "
@@ -492,7 +492,7 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     finished (it was 2, the failed line's, which hid the Ctrl-C from a script; and in the
     middle of a batch the summary was left out). No line after the Ctrl-C is read."""
     from catbox_solver.cli import solve_cmds
-    from catbox_solver.search.dd import solve
+    from catbox_solver.dd.solve import solve
 
     pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
     plays = list(Questions(pos).ask([no_paradox()]).lines[0])

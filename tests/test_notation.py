@@ -13,9 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
-from catbox_solver.model.deal import deal
-from catbox_solver.model.jsonform import position_from_json, position_to_json
-from catbox_solver.model.notation import (
+from catbox_solver.formats.jsonform import position_from_json, position_to_json
+from catbox_solver.formats.notation import (
     is_batch_argument,
     parse_play,
     plays_from_text,
@@ -25,9 +24,10 @@ from catbox_solver.model.notation import (
     read_position,
     read_positions,
 )
+from catbox_solver.model.deal import deal
 from catbox_solver.model.position import PLAYS, Position
 from catbox_solver.model.rules import PRESETS, SWITCHES, Ruleset
-from catbox_solver.render import render_text
+from catbox_solver.render.text import render_text
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 ROW_ORDERS = ["".join(p) for p in itertools.permutations("RBYG")]

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.jsonform import position_from_dict, position_from_json, position_to_dict
-from catbox_solver.model.notation import (
+from catbox_solver.formats.jsonform import position_from_dict, position_from_json, position_to_dict
+from catbox_solver.formats.notation import (
     parse_play,
     plays_from_text,
     position_from_notation,

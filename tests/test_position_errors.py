@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gen import paradox_free_round, random_line, replay, start_position
+from oracles.gen import paradox_free_round, random_line, replay, start_position
 
 from catbox_solver.errors import IllegalPlayError, NotationError, PositionError
-from catbox_solver.model.notation import position_from_notation, position_to_notation
+from catbox_solver.formats.notation import position_from_notation, position_to_notation
 from catbox_solver.model.position import Play, Position, cell_bit, neutral_mask
 from catbox_solver.model.rules import BLUE, GREEN, RED, YELLOW, Ruleset
 
@@ -629,7 +629,7 @@ def test_a_trick_under_way_was_led_legally() -> None:
     """The lead of the trick in progress must have been legal when it was made: a red lead
     on an unbroken board is impossible while the leader had another legal lead (found by a
     rules audit: such a position was accepted and searched)."""
-    from catbox_solver.model.notation import position_from_notation, position_to_notation
+    from catbox_solver.formats.notation import position_from_notation, position_to_notation
 
     text = (
         "3p official | R:....0. B:...... Y:...... G:...... | 11234666 122345566 123334445 "

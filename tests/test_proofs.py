@@ -8,11 +8,13 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from gen import replay
+from oracles.csp import RoundState
+from oracles.gen import replay
 from ortools.sat.python import cp_model
 
-from catbox_solver.errors import SearchError
-from catbox_solver.model.cpsat import (
+from catbox_solver.cpsat import proofs
+from catbox_solver.cpsat.exists import WitnessBug, make_solver
+from catbox_solver.cpsat.model import (
     RoundModel,
     _cell,
     add_clause,
@@ -21,16 +23,7 @@ from catbox_solver.model.cpsat import (
     neg,
     or_lit,
 )
-from catbox_solver.model.csp import RoundState
-from catbox_solver.model.deal import deal
-from catbox_solver.model.game import hands_after_discards
-from catbox_solver.model.position import Play, Position
-from catbox_solver.model.rules import Ruleset
-from catbox_solver.search import proofs
-from catbox_solver.search.dd import Search
-from catbox_solver.search.exists import WitnessBug, make_solver
-from catbox_solver.search.lines import paradox_free_line
-from catbox_solver.search.proofs import (
+from catbox_solver.cpsat.proofs import (
     STATEMENTS,
     _paradox_free,
     _paradox_in,
@@ -40,6 +33,13 @@ from catbox_solver.search.proofs import (
     relabel,
     replay_deal,
 )
+from catbox_solver.dd.lines import paradox_free_line
+from catbox_solver.dd.solve import Search
+from catbox_solver.errors import SearchError
+from catbox_solver.games.game import hands_after_discards
+from catbox_solver.model.deal import deal
+from catbox_solver.model.position import Play, Position
+from catbox_solver.model.rules import Ruleset
 
 WORKERS = 2
 LIMIT = 60.0
@@ -274,7 +274,7 @@ def _feasible(rm: RoundModel) -> bool:
 def _event_by_reading(st: RoundState, last: int, event: str) -> int | None:
     """The first round trick up to ``last`` in which ``event`` (a paradox, or red led while
     red is not broken) can happen from ``st``, by a plain search over the separate reading
-    of the rules in :mod:`catbox_solver.model.csp` (None: in none of them)."""
+    of the rules in :mod:`oracles.csp` (None: in none of them)."""
     trick = st.rules.tricks - st.tricks_left + 1
     if st.tricks_left == 0 or trick > last:
         return None
@@ -307,7 +307,7 @@ def test_the_proofs_events_agree_with_a_plain_search_on_fixed_rounds(
     discards and a random first part of the round (which avoids red where it can, to keep
     red unbroken) are fixed in the model, and the first of the next two tricks in which the
     event can happen must be the one a plain search over the separate reading of
-    :mod:`catbox_solver.model.csp` finds. Cases where it can and where it cannot are both
+    :mod:`oracles.csp` finds. Cases where it can and where it cannot are both
     met, for every player count."""
     rules = Ruleset(players=players)
     if event == "red":

@@ -10,19 +10,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gen import edited_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from minimax_ref import minimax, tree_size
+from oracles.gen import edited_text
+from oracles.minimax_ref import minimax, tree_size
 
+from catbox_solver.cpsat import exists as ex
+from catbox_solver.dd.solve import value_only
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.notation import (
+from catbox_solver.formats.notation import (
     plays_from_text,
     position_from_notation,
     position_to_notation,
 )
 from catbox_solver.model.position import Play
-from catbox_solver.puzzles import (
+from catbox_solver.puzzles.puzzle import (
     PLAY_KINDS,
     Puzzle,
     PuzzleError,
@@ -37,8 +39,6 @@ from catbox_solver.puzzles import (
     solve_puzzle,
     toml_string,
 )
-from catbox_solver.search import exists as ex
-from catbox_solver.search.dd import value_only
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 CURATED = load_puzzles(PUZZLES)

@@ -12,19 +12,19 @@ import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
+from catbox_solver.dd.solve import value_only
 from catbox_solver.errors import RulesetError
-from catbox_solver.model.notation import position_from_notation
+from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCHES, Ruleset
-from catbox_solver.search.dd import value_only
-from catbox_solver.search.readings import (
+from catbox_solver.readings import (
     Difference,
     NoDifference,
     diff_rulesets,
     same_state,
     start_of,
 )
-from catbox_solver.svg import position_svg
+from catbox_solver.render.svg import position_svg
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "interpretations.md"
 

@@ -7,21 +7,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gen import edited_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.gen import edited_text
 
 from catbox_solver.errors import CatboxError, RecordError
-from catbox_solver.model.game import play_game
-from catbox_solver.model.position import PLAYS
-from catbox_solver.model.record import (
+from catbox_solver.formats.record import (
     GameRecord,
     RecordSyntaxError,
     game_record,
     read_record,
     write_record,
 )
-from catbox_solver.model.referee import verify
+from catbox_solver.games.game import play_game
+from catbox_solver.games.referee import verify
+from catbox_solver.model.position import PLAYS
 from catbox_solver.model.rules import PRESETS, Ruleset
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "records.md"
@@ -241,8 +241,8 @@ def test_names_that_would_not_read_back_are_refused(
     """write_record wrote names with spaces, '#' or the wrong count, and read_record then
     refused its own output (or read other names)."""
     from catbox_solver.errors import RecordError
-    from catbox_solver.model.game import play_game
-    from catbox_solver.model.record import game_record, write_record
+    from catbox_solver.formats.record import game_record, write_record
+    from catbox_solver.games.game import play_game
     from catbox_solver.model.rules import Ruleset
 
     game = play_game(Ruleset(3), 5)

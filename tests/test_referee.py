@@ -8,21 +8,21 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
-from gen import paradox_free_round
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracles.gen import paradox_free_round
 
-from catbox_solver.model.deal import deck
-from catbox_solver.model.game import hands_after_discards, play_game
-from catbox_solver.model.position import PLAYS, Play, Position, cells_of
-from catbox_solver.model.record import (
+from catbox_solver.formats.record import (
     GameRecord,
     RoundRecord,
     game_record,
     read_record,
     write_record,
 )
-from catbox_solver.model.referee import Verdict, verify
+from catbox_solver.games.game import hands_after_discards, play_game
+from catbox_solver.games.referee import Verdict, verify
+from catbox_solver.model.deal import deck
+from catbox_solver.model.position import PLAYS, Play, Position, cells_of
 from catbox_solver.model.rules import PRESETS, RED, Ruleset
 
 players_st = st.integers(2, 5)
@@ -129,7 +129,7 @@ def test_a_generated_game_is_valid_with_its_scores() -> None:
 
 
 def paradox_free_record(players: int, seed: int) -> GameRecord:
-    """A one-round record of a paradox-free round (search from tests/gen.py)."""
+    """A one-round record of a paradox-free round (search from tests/oracles/gen.py)."""
     rules = Ruleset(players=players)
     pos, line = paradox_free_round(rules, seed)
     missing = Counter(deck(rules))

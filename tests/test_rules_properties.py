@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from gen import paradox_free_round, random_line, replay, start_position
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles.gen import paradox_free_round, random_line, replay, start_position
 
 from catbox_solver.errors import IllegalPlayError
 from catbox_solver.model.deal import deck

@@ -330,7 +330,7 @@ def ready_search(quiet: bool, engine: str = "compiled") -> None:
     so that it is not taken for a hang."""
     if engine != "compiled":
         return
-    from catbox_solver.search.dd import warm_up  # (numba only for the commands that search)
+    from catbox_solver.dd.solve import warm_up  # (numba only for the commands that search)
 
     ready = threading.Event()
 

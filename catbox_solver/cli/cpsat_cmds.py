@@ -23,9 +23,9 @@ from catbox_solver.cli.common import (
     too_many_digits,
 )
 from catbox_solver.errors import CatboxError, SearchError
+from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.numbers import shown, whole_number
 from catbox_solver.model.position import cell_bit
-from catbox_solver.search.interrupt import Interrupted
 
 
 def _seat_count(text: str, option: str, signed: bool = False) -> tuple[int, int]:
@@ -50,7 +50,7 @@ def _board(text: str) -> dict[str, str]:
     read by the notation's own reader) or a JSON object ``{"R": "0.1..", ...}``."""
     import json
 
-    from catbox_solver.model.notation import board_rows
+    from catbox_solver.formats.notation import board_rows
 
     s = text.strip()
     if s.startswith("{"):
@@ -87,7 +87,7 @@ def build_conditions(
     scored: dict[str, tuple[str, ...]] | None = None,
 ) -> list[Any]:
     """The conditions named by the options, in a fixed order."""
-    from catbox_solver.search import exists as ex
+    from catbox_solver.cpsat import exists as ex
 
     conds: list[ex.Condition] = []
     if no_paradox:
@@ -235,7 +235,7 @@ def exists_cmd(
       catbox exists @pos.json --score 0=-2
     """
     from catbox_solver.cli.position_cmds import run_positions
-    from catbox_solver.search.exists import ExistsAnswer, exists
+    from catbox_solver.cpsat.exists import ExistsAnswer, exists
 
     conds = build_conditions(
         no_paradox,
@@ -327,7 +327,7 @@ def prove_cmd(
       catbox prove full-board --players 4
       catbox prove one-empty-cell --players 5 --json
     """
-    from catbox_solver.search.proofs import STATEMENTS, ProofResult, check_players, prove
+    from catbox_solver.cpsat.proofs import STATEMENTS, ProofResult, check_players, prove
 
     if list_ or name is None:
         if not list_:

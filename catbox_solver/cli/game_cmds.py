@@ -28,22 +28,22 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.errors import CatboxError, RecordError
-from catbox_solver.model.bots import Bot, PlayerView, random_bots
-from catbox_solver.model.deal import deal as deal_cards
-from catbox_solver.model.files import read_limited, write_whole
-from catbox_solver.model.game import EVENTS, GameResult, RoundResult, play_game, setup_round
-from catbox_solver.model.numbers import whole_number
-from catbox_solver.model.position import RULE_TEXT, Play
-from catbox_solver.model.record import (
+from catbox_solver.formats.files import read_limited, write_whole
+from catbox_solver.formats.record import (
     GameRecord,
     game_record,
     read_record,
     round_record,
     write_record,
 )
-from catbox_solver.model.referee import Verdict, verify
+from catbox_solver.games.bots import Bot, PlayerView, random_bots
+from catbox_solver.games.game import EVENTS, GameResult, RoundResult, play_game, setup_round
+from catbox_solver.games.referee import Verdict, verify
+from catbox_solver.model.deal import deal as deal_cards
+from catbox_solver.model.numbers import whole_number
+from catbox_solver.model.position import RULE_TEXT, Play
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
-from catbox_solver.render import board_lines
+from catbox_solver.render.text import board_lines
 
 players_option = click.option(
     "--players", "-p", type=WholeRange(2, 5), required=True, help="Number of players (2-5)."
@@ -83,9 +83,9 @@ def deal_cmd(
       catbox deal --players 2 --seed 7 --notation
       catbox deal -p 3 --seed 1 --start 2 --json
     """
-    from catbox_solver.model.jsonform import position_to_dict
-    from catbox_solver.model.notation import position_to_notation
-    from catbox_solver.render import render_text
+    from catbox_solver.formats.jsonform import position_to_dict
+    from catbox_solver.formats.notation import position_to_notation
+    from catbox_solver.render.text import render_text
 
     if as_json and notation:  # (as show: one was dropped without a word)
         raise click.UsageError("choose one of --json and --notation")

@@ -1,6 +1,6 @@
 """``catbox odds``: a seat's odds over the hands it cannot see (single dummy).
 
-Thin: parse the arguments, call :mod:`catbox_solver.search.hidden`, print.
+Thin: parse the arguments, call :mod:`catbox_solver.dd.hidden`, print.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from catbox_solver.cli.solve_cmds import (
     jobs_option,
     parse_hero,
 )
-from catbox_solver.model.position import Position
-from catbox_solver.search.hidden import (
+from catbox_solver.dd.hidden import (
     HIDDEN_QUESTIONS,
     MAX_EXACT_DEALS,
     SingleDummy,
     single_dummy,
 )
+from catbox_solver.model.position import Position
 
 
 def _share_text(question: str, share: Fraction | float) -> str:

@@ -22,15 +22,15 @@ from catbox_solver.cli.common import (
     numbered,
 )
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.jsonform import play_json, position_to_dict
-from catbox_solver.model.notation import (
+from catbox_solver.formats.jsonform import play_json, position_to_dict
+from catbox_solver.formats.notation import (
     at_batch_line,
     is_batch_argument,
     position_to_notation,
     read_positions,
 )
 from catbox_solver.model.position import Position
-from catbox_solver.render import render_text
+from catbox_solver.render.text import render_text
 
 EXAMPLE_2P = (
     "2p official | R:..... B:..... Y:..... G:NN.N. | 122334555 111234455 | RBYG RBYG | "

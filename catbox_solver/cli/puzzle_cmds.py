@@ -1,6 +1,6 @@
 """``catbox puzzle solve`` and ``catbox puzzle generate``: check puzzle files, make new ones.
 
-Thin: parse the arguments, call :mod:`catbox_solver.puzzles`, print.
+Thin: parse the arguments, call :mod:`catbox_solver.puzzles.puzzle`, print.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
-from catbox_solver.model.files import write_whole
-from catbox_solver.model.notation import position_to_notation
-from catbox_solver.puzzles import (
+from catbox_solver.formats.files import write_whole
+from catbox_solver.formats.notation import position_to_notation
+from catbox_solver.puzzles.puzzle import (
     THEMES,
     Puzzle,
     PuzzleError,
@@ -42,7 +42,7 @@ from catbox_solver.puzzles import (
     puzzle_to_toml,
     solve_puzzle,
 )
-from catbox_solver.render import render_text
+from catbox_solver.render.text import render_text
 
 
 def _heading(pz: Puzzle) -> str:

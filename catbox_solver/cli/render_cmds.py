@@ -21,11 +21,11 @@ from catbox_solver.cli.common import (
     ready_search,
 )
 from catbox_solver.cli.puzzle_group import puzzle
-from catbox_solver.export import DEFAULT_TITLE, write_sheet
-from catbox_solver.model.files import write_whole
-from catbox_solver.model.notation import read_position
-from catbox_solver.puzzles import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
-from catbox_solver.svg import MAX_SIZE, position_svg
+from catbox_solver.formats.files import write_whole
+from catbox_solver.formats.notation import read_position
+from catbox_solver.puzzles.puzzle import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
+from catbox_solver.render.sheet import DEFAULT_TITLE, write_sheet
+from catbox_solver.render.svg import MAX_SIZE, position_svg
 
 _EXAMPLE_4P = (
     "4p official | R:.1....3. B:.....0.2 Y:........ G:......3. | "
@@ -111,7 +111,7 @@ def export(puzzles: Path, output: Path | None, title: str, no_check: bool,
     if not no_check:
         _check_answers(loaded, timeout, quiet)
     if output is None or str(output) == "-":
-        from catbox_solver.export import sheet_html
+        from catbox_solver.render.sheet import sheet_html
 
         click.echo(sheet_html(loaded, title), nl=False)
         return

@@ -19,13 +19,13 @@ from catbox_solver.cli.common import (
     ready_search,
     show_progress,
 )
-from catbox_solver.model.jsonform import play_json, position_to_dict
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.formats.jsonform import play_json, position_to_dict
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.numbers import listed
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
-from catbox_solver.render import render_text
-from catbox_solver.search.readings import QUESTIONS, Difference, diff_rulesets
+from catbox_solver.readings import QUESTIONS, Difference, diff_rulesets
+from catbox_solver.render.text import render_text
 
 
 @main.group()

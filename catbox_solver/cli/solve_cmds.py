@@ -1,6 +1,6 @@
 """``catbox solve`` and ``catbox ddtable``: double-dummy search from the command line.
 
-Thin: parse the arguments, call :mod:`catbox_solver.search.dd`, print.
+Thin: parse the arguments, call :mod:`catbox_solver.dd.solve`, print.
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ from catbox_solver.cli.common import (
     ready_search,
     show_progress,
 )
-from catbox_solver.errors import SearchError
-from catbox_solver.model.numbers import whole_number
-from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import (
+from catbox_solver.dd.solve import (
     DEFAULT_ENGINE,
     ENGINES,
     MAX_JOBS,
@@ -36,6 +33,9 @@ from catbox_solver.search.dd import (
     dd_table,
     solve,
 )
+from catbox_solver.errors import SearchError
+from catbox_solver.model.numbers import whole_number
+from catbox_solver.model.position import Play, Position
 
 
 def parse_hero(text: str, pos: Position) -> int:

@@ -592,13 +592,13 @@ class Position:
     def _repr_svg_(self) -> str:
         """The research board, hands and trick as SVG (Jupyter shows it, as python-chess
         does for boards)."""
-        from catbox_solver.svg import position_svg
+        from catbox_solver.render.svg import position_svg
 
         return position_svg(self)
 
     def __repr__(self) -> str:
         try:
-            from catbox_solver.model.notation import position_to_notation
+            from catbox_solver.formats.notation import position_to_notation
 
             return f"Position({position_to_notation(self)!r})"
         except Exception:  # pragma: no cover - notation module not available
@@ -677,7 +677,7 @@ def _check_first_trick(pos: Position) -> None:
     position, every play legal, the trick won by the seat that leads now and every seat's
     colors as they are now. (An impossible first trick was accepted: seat 0 credited with
     1b 2b 3b 4b, a red lead at trick 1, a color lost by a seat that followed suit.)"""
-    from catbox_solver.model.jsonform import colors_text
+    from catbox_solver.formats.jsonform import colors_text
 
     rules = pos.rules
     n = rules.players

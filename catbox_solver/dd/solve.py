@@ -32,8 +32,8 @@ How (the techniques of bridge double-dummy solvers):
 
 Every value is exact; a search that runs out of time raises internally and the answer is
 ``None`` ("unknown"), never a guess. The searches themselves run in the compiled core
-(search/core.py, numba) unless ``engine="python"`` asks for the plain Python ones below.
-The reference for correctness is ``tests/minimax_ref.py``, a plain minimax written
+(dd/kernel.py, numba) unless ``engine="python"`` asks for the plain Python ones below.
+The reference for correctness is ``tests/oracles/minimax_ref.py``, a plain minimax written
 separately.
 """
 
@@ -51,8 +51,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from catbox_solver.dd.fast import FastState
+from catbox_solver.dd.kernel import LEARNED_TL, LEARNED_WEIGHTS, Core
 from catbox_solver.errors import SearchError
-from catbox_solver.model.notation import position_from_notation
+from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.interrupt import Guard, can_guard, ctrl_c_stops, wait_awake
+from catbox_solver.interrupt import Interrupted as Interrupted  # (re-exported)
 from catbox_solver.model.numbers import check_int, check_seconds, is_deadline, is_whole
 from catbox_solver.model.position import (
     Play,
@@ -62,13 +66,9 @@ from catbox_solver.model.position import (
     trick_winner_index,
 )
 from catbox_solver.model.rules import COLOR_CHARS, RED
-from catbox_solver.search.core import LEARNED_TL, LEARNED_WEIGHTS, Core
-from catbox_solver.search.fast import FastState
-from catbox_solver.search.interrupt import Guard, can_guard, ctrl_c_stops, wait_awake
-from catbox_solver.search.interrupt import Interrupted as Interrupted  # (re-exported)
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
-# "compiled": the trick, score and table searches run in search/core.py (numba); "python":
+# "compiled": the trick, score and table searches run in dd/kernel.py (numba); "python":
 # all in this module (the readable reference, cross-checked against the core in the tests)
 ENGINES = ("compiled", "python")
 DEFAULT_ENGINE = "compiled"
@@ -2131,7 +2131,7 @@ def run_in_threads(
 def _ctrl_c_stops(searches: Sequence[Search]) -> Iterator[Guard]:
     """Ctrl-C during the block stops the searches: they unwind as on a timeout, and the
     guard yielded says so (the caller then raises Interrupted with what was proven); see
-    :mod:`catbox_solver.search.interrupt`. The compiled core lets the handler run by
+    :mod:`catbox_solver.interrupt`. The compiled core lets the handler run by
     reading the clock through Python every 4096 nodes (Core.watch)."""
 
     def stop() -> None:

@@ -5,7 +5,7 @@ paradox claim, tricks won and scores; then game totals and winners.
 ``write_record`` writes one, ``read_record`` reads it back exactly (write -> read -> write
 gives the same text). Reading checks syntax only and raises :class:`RecordSyntaxError`
 naming the line; whether the game was played legally is the referee's question
-(:mod:`catbox_solver.model.referee`). The grammar is in docs/records.md.
+(:mod:`catbox_solver.games.referee`). The grammar is in docs/records.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
-from catbox_solver.model.game import GameResult, RoundResult
+from catbox_solver.games.game import GameResult, RoundResult
 from catbox_solver.model.numbers import (
     is_stored_whole,
     is_whole,

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
-from catbox_solver.model.files import read_limited
-from catbox_solver.model.jsonform import position_from_json
+from catbox_solver.formats.files import read_limited
+from catbox_solver.formats.jsonform import position_from_json
 from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset

@@ -16,8 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from catbox_solver.errors import CatboxError, SearchError
-from catbox_solver.model.cpsat import (
+from catbox_solver.cpsat.model import (
     Lit,
     RoundModel,
     add_clause,
@@ -32,11 +31,12 @@ from catbox_solver.model.cpsat import (
     paradox_lit,
     value_of,
 )
-from catbox_solver.model.notation import board_tokens
+from catbox_solver.errors import CatboxError, SearchError
+from catbox_solver.formats.notation import board_tokens
+from catbox_solver.interrupt import Interrupted, solve_cp
 from catbox_solver.model.numbers import check_int, check_seconds, shown
 from catbox_solver.model.position import PLAYS, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
-from catbox_solver.search.interrupt import Interrupted, solve_cp
 
 DEFAULT_WORKERS = 2
 DEFAULT_TIME_LIMIT = 60.0
@@ -422,7 +422,7 @@ class ExistsAnswer:
         return self.lines[0] if self.lines else None
 
     def to_json(self) -> dict[str, Any]:
-        from catbox_solver.model.jsonform import play_json
+        from catbox_solver.formats.jsonform import play_json
 
         if self.exists is None:
             return {"exists": None, "reason": self.reason}

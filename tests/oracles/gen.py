@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from catbox_solver.dd import lines
 from catbox_solver.model.deal import first_lead
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.search import lines
 
 
 def _rng(seed: int | random.Random) -> random.Random:
@@ -88,7 +88,7 @@ def paradox_free_line(
     pos: Position, max_nodes: int = 200_000, seed: int | None = None
 ) -> list[Play] | None:
     """Plays that finish the round from ``pos`` with no paradox (the library's depth-first
-    search, catbox_solver.search.lines), or None within ``max_nodes``; ``seed`` shuffles the
+    search, catbox_solver.dd.lines), or None within ``max_nodes``; ``seed`` shuffles the
     order in which plays are tried."""
     rng = None if seed is None else random.Random(seed)
     return lines.paradox_free_line(pos, rng, max_nodes)

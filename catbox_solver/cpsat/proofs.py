@@ -2,7 +2,7 @@
 
 A statement "every round ... has property P" is proved by asking the solver for a
 counterexample: a free deal (hands, discards, leftovers are variables, see
-:func:`catbox_solver.model.cpsat.build_free_round`) and a line of play without P. INFEASIBLE
+:func:`catbox_solver.cpsat.model.build_free_round`) and a line of play without P. INFEASIBLE
 means there is none: PROVED. A found counterexample is replayed through the rules engine
 and printed. Statements of the form "which cells can ..." also give, for each cell that
 can, a witness deal and line, replayed too.
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from catbox_solver.errors import SearchError
-from catbox_solver.model.cpsat import (
+from catbox_solver.cpsat.exists import WitnessBug, extract_line, make_solver
+from catbox_solver.cpsat.model import (
     Lit,
     RoundModel,
     add_clause,
@@ -34,11 +34,11 @@ from catbox_solver.model.cpsat import (
     red_broken_lit,
     value_of,
 )
+from catbox_solver.errors import SearchError
+from catbox_solver.interrupt import Interrupted, solve_cp
 from catbox_solver.model.numbers import check_int, shown
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
-from catbox_solver.search.exists import WitnessBug, extract_line, make_solver
-from catbox_solver.search.interrupt import Interrupted, solve_cp
 
 DEFAULT_WORKERS = 2
 DEFAULT_TIME_LIMIT = 120.0

@@ -26,17 +26,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from catbox_solver.dd.forced import paradox_within, quickest_paradox
+from catbox_solver.dd.lines import paradox_free_line, positions_along
+from catbox_solver.dd.solve import OutOfTime, Search, search_clock, value_only
 from catbox_solver.errors import CatboxError, SearchError
+from catbox_solver.formats.files import read_limited
+from catbox_solver.formats.notation import position_from_notation, position_to_notation
+from catbox_solver.games.game import count_play_events
 from catbox_solver.model.deal import first_lead
-from catbox_solver.model.files import read_limited
-from catbox_solver.model.game import count_play_events
-from catbox_solver.model.notation import position_from_notation, position_to_notation
 from catbox_solver.model.numbers import check_int, check_seconds, counted, is_whole, listed
 from catbox_solver.model.position import RULE_TEXT, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
-from catbox_solver.search.dd import OutOfTime, Search, search_clock, value_only
-from catbox_solver.search.forced import paradox_within, quickest_paradox
-from catbox_solver.search.lines import paradox_free_line, positions_along
 
 KINDS = ("safe", "best-tricks", "best-score", "force-paradox", "exists")
 PLAY_KINDS = ("safe", "best-tricks", "best-score", "force-paradox")
@@ -158,8 +158,8 @@ _COND_HELP = (
 
 def parse_condition(text: str, players: int = 5, values: int = 9) -> Any:
     """Read a condition of an ``exists`` puzzle (see docs/puzzles.md) into a
-    :class:`catbox_solver.search.exists.Condition`."""
-    from catbox_solver.search import exists as ex
+    :class:`catbox_solver.cpsat.exists.Condition`."""
+    from catbox_solver.cpsat import exists as ex
 
     if not isinstance(text, str):
         raise PuzzleError(f"a condition is text like 'no-paradox', not {text!r}")
@@ -625,7 +625,7 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
     value: int | None = None
     answer: object
     if kind == "exists":
-        from catbox_solver.search.exists import exists
+        from catbox_solver.cpsat.exists import exists
 
         conds = [parse_condition(c, n, pos.rules.values) for c in puzzle.conditions]
         res = exists(pos, conds, time_limit=60.0 if timeout is None else timeout)

@@ -18,7 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from catbox_solver.errors import RecordError
-from catbox_solver.model.game import game_winners, hands_after_discards
+from catbox_solver.formats.record import GameRecord, RoundRecord
+from catbox_solver.games.game import game_winners, hands_after_discards
 from catbox_solver.model.numbers import listed
 from catbox_solver.model.position import (
     PLAYS,
@@ -28,7 +29,6 @@ from catbox_solver.model.position import (
     cells_of,
     neutral_mask,
 )
-from catbox_solver.model.record import GameRecord, RoundRecord
 from catbox_solver.model.rules import Ruleset
 
 RULES_CHECKED = (

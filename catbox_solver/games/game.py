@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, IllegalPlayError
-from catbox_solver.model.bots import Bot, PlayerView, random_bots, round_bots
+from catbox_solver.games.bots import Bot, PlayerView, random_bots, round_bots
 from catbox_solver.model.deal import Deal, deal
 from catbox_solver.model.numbers import is_stored_whole, is_whole, shown
 from catbox_solver.model.position import Play, Position, trick_winner_index

@@ -1,4 +1,4 @@
-"""A plain minimax over Position, written separately from catbox_solver.search.dd: no
+"""A plain minimax over Position, written separately from catbox_solver.dd.solve: no
 pruning, no table, no symmetry, no lean state. It is the reference the double-dummy search
 is compared with (tests/test_dd.py)."""
 
@@ -51,7 +51,7 @@ def tree_size(pos: Position, limit: int) -> int:
 def paradox_distance(pos: Position, hero: int) -> float:
     """Plays until the hero's paradox when the others hurry it and the hero puts it off
     (infinity when the hero can avoid it): the plain reference for
-    catbox_solver.search.forced, by full minimax with no table."""
+    catbox_solver.dd.forced, by full minimax with no table."""
     plays = pos.legal_plays()
     if not plays:
         return 0 if pos.paradox_by == hero else float("inf")

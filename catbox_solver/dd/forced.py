@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catbox_solver.dd.solve import OutOfTime, Search, search_clock
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import OutOfTime, Search, search_clock
 
 # how many nodes between two looks at the clock
 _CLOCK_EVERY = 1024

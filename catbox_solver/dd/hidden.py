@@ -4,7 +4,7 @@ At the table a player sees its own hand, the research board (the trick under way
 it), every seat's colors, the tricks won and the predictions; the other hands are hidden.
 As bridge players do with a double-dummy solver, the odds of each play are measured over
 the deals consistent with what the seat sees: each such deal is solved double dummy
-(:func:`catbox_solver.search.dd.solve`, the seat as hero against the coalition of the
+(:func:`catbox_solver.dd.solve.solve`, the seat as hero against the coalition of the
 others) and the results are weighted by how likely the deal is.
 
 The deals: the values the seat cannot see (five copies of each value, less its own hand
@@ -42,10 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from catbox_solver.errors import PositionError, SearchError
-from catbox_solver.model.numbers import check_int
-from catbox_solver.model.position import Play, Position
-from catbox_solver.search.dd import (
+from catbox_solver.dd.solve import (
     DEFAULT_ENGINE,
     Interrupted,
     Progress,
@@ -59,7 +56,10 @@ from catbox_solver.search.dd import (
     search_clock,
     solve,
 )
-from catbox_solver.search.interrupt import ctrl_c_stops
+from catbox_solver.errors import PositionError, SearchError
+from catbox_solver.interrupt import ctrl_c_stops
+from catbox_solver.model.numbers import check_int
+from catbox_solver.model.position import Play, Position
 
 HIDDEN_QUESTIONS = ("paradox", "tricks", "score")
 """The questions a seat can ask about its own odds (``table`` is no one seat's)."""

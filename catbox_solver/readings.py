@@ -189,7 +189,7 @@ def diff_rulesets(
     if oracle is not None and not callable(oracle):
         raise RulesetError(f"oracle must be a function (position, hero, question), not {oracle!r}")
     if question != "legal" and oracle is None:
-        from catbox_solver.search.dd import value_only
+        from catbox_solver.dd.solve import value_only
 
         oracle = value_only
     n = a.players

@@ -1,7 +1,7 @@
 """A printable puzzle sheet: one self-contained HTML page with every puzzle.
 
 For a teacher to print or share: each puzzle shows its picture (inline SVG, see
-:mod:`catbox_solver.svg`), title, difficulty, question, a hint to unfold and a "Show answer"
+:mod:`catbox_solver.render.svg`), title, difficulty, question, a hint to unfold and a "Show answer"
 button revealing the answer and the explanation. The page needs no network: the style, the
 pictures and the few lines of script are all inline, and a Content-Security-Policy forbids
 loading anything else. With ``@media print`` the buttons disappear, each puzzle stays on one
@@ -16,11 +16,11 @@ from html import escape
 from pathlib import Path
 
 from catbox_solver.errors import CatboxError
-from catbox_solver.model.files import write_whole
-from catbox_solver.model.notation import position_to_notation
+from catbox_solver.formats.files import write_whole
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.numbers import counted, is_whole
-from catbox_solver.puzzles import Puzzle
-from catbox_solver.svg import position_svg
+from catbox_solver.puzzles.puzzle import Puzzle
+from catbox_solver.render.svg import position_svg
 
 __all__ = ["DEFAULT_TITLE", "puzzle_html", "sheet_html", "write_sheet"]
 

@@ -1,0 +1,1 @@
+"""Text and JSON forms of a position, files and batches, and game records."""

@@ -1,0 +1,1 @@
+"""Games played by bots, and the referee that checks a game record."""

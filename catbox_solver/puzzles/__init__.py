@@ -1,0 +1,1 @@
+"""Puzzles: TOML files, checking their answers with the solver, and making new ones."""

@@ -1,0 +1,1 @@
+"""Test oracles: plain reference implementations and generators the tests check against."""
