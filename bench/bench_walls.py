@@ -1,5 +1,5 @@
 """Benchmark of the walls: the single zero-window searches that keep `tricks` from the
-first lead over its 60 s goal (docs/search.md, "What would reach the missing goal"),
+first lead over its 60 s goal (docs/search.md, "Routes measured and their ceilings"),
 and one paradox verdict (r = 0) that kept a 5-player `paradox` answer over 60 s.
 
 Each wall is one question "u >= r?" (u: the outcome of the rest of the round for the hero,
@@ -10,14 +10,14 @@ judged on them alone: a wall that finishes in fewer nodes, or one that now finis
 the cap, is progress. The figures printed are the answer (True, False, or "open" when the
 cap ran out), the nodes, the seconds and the nodes per second.
 
-The known answers come from searches without a cap (sessions 21-25, search-history.md);
+The known answers come from searches without a cap (docs/engineering-log.md);
 a finished search that disagrees with one is reported as WRONG and the exit code is 1.
 
 ``--split`` searches instead each legal play of the seat to move at the wall on its own
 (the position after the play, the same question, a fresh table, the same cap), in the
 search's own order at the wall's threshold, and prints each one's place in that order:
-the way session 24 found which answer refutes a wall, and so what a better order would
-have to try first. The refuting plays (False) are listed at the end. ``--node``
+so it finds which answer refutes a wall, and so what a better order would have to try
+first. The refuting plays (False) are listed at the end. ``--node``
 asks the same of any position of bench_search.py after any plays, instead of the walls
 (not with ``--walls``): PLAYERS:NUMBER:PLAYS:R, the player count, the number of the
 first-lead position (0 to 19), the plays made from it (space-separated) and the threshold
@@ -75,25 +75,25 @@ class Wall(NamedTuple):
 
 WALLS: tuple[Wall, ...] = (
     Wall("p0-1b", 4, 0, ("1b",), -4, False,
-         "9.46 M nodes (learned order from 7 tricks left), over 303 M from 8 (session 21)"),
+         "9.46 M nodes (learned order from 7 tricks left), over 303 M from 8"),
     Wall("p0-2b", 4, 0, ("2b",), -4, False,
-         "over 608 M nodes unfinished (session 21); False: seat 1's 4b refutes (session 24)"),
+         "over 608 M nodes unfinished; False: seat 1's 4b refutes"),
     Wall("p0-2b-4b", 4, 0, ("2b", "4b"), -4, False,
-         "the refuting answer to p0-2b alone: 18.9 M nodes (session 24)"),
+         "the refuting answer to p0-2b alone: 18.9 M nodes"),
     Wall("p0-2b-2r", 4, 0, ("2b", "2r"), -4, True,
-         "a red answer to p0-2b, the hero escapes: 6.7 M nodes (session 24)"),
+         "a red answer to p0-2b, the hero escapes: 6.7 M nodes"),
     Wall("p0-1b-2y", 4, 0, ("1b", "2y"), -4, False,
-         "the one answer to p0-1b found to refute it alone: 9.46 M nodes (session 25)"),
+         "the one answer to p0-1b found to refute it alone: 9.46 M nodes"),
     Wall("p1-2b", 4, 1, ("2b",), -4, False,
-         "348.7 M nodes (learned order from 7), 11.2 M from 8 (session 21)"),
+         "348.7 M nodes (learned order from 7), 11.2 M from 8"),
     Wall("p1-2b-6b", 4, 1, ("2b", "6b"), -4, False,
-         "one of p1-2b's eight refuting answers alone: 6.45 M nodes (4b: 5.24 M; session 25)"),
+         "one of p1-2b's eight refuting answers alone: 6.45 M nodes (4b: 5.24 M)"),
     Wall("p1-4b", 4, 1, ("4b",), -5, False,
-         "about 225-241 M nodes under every order of the first two tricks (session 22)"),
+         "about 225-241 M nodes under every order of the first two tricks"),
     Wall("5p10-5b", 5, 10, ("5b",), 0, False,
-         "a paradox verdict: 351.8 M nodes; 38.7 M raced (Search._u_raced, session 26)"),
+         "a paradox verdict: 351.8 M nodes; 38.7 M raced (Search._u_raced)"),
     Wall("5p10-5b-6y", 5, 10, ("5b", "6y"), 0, False,
-         "the cheapest of 5p10-5b's refuting answers alone: 2.73 M nodes (session 26)"),
+         "the cheapest of 5p10-5b's refuting answers alone: 2.73 M nodes"),
 )
 
 

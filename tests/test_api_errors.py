@@ -1,4 +1,4 @@
-"""Bad arguments to the library's entry points, found by probing its API (session 13):
+"""Bad arguments to the library's entry points, found by probing its API:
 each raises a CatboxError subclass naming what is wrong. Before, some answered silently
 wrong (a NaN count "exists" without a search, a NaN timeout that never ends, 0 deals
 "no difference"), and others failed deep inside."""
@@ -87,7 +87,7 @@ def _hands() -> list[list[int]]:
 
 
 CASES: list[tuple[str, Callable[[], Any], str]] = [
-    # session 22: an int beyond any float (OverflowError), True taken for a card 1
+    # an int beyond any float (OverflowError), True taken for a card 1
     ("solve timeout 10**400", lambda: solve(POS, 0, "tricks", timeout=10**400),
      "timeout must be a number of seconds, 0 or more, not " + str(10**400)),
     ("dd_table timeout 10**400", lambda: dd_table(POS, timeout=10**400),
@@ -95,7 +95,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("a card True", lambda: Position.new_round(
         Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),  # type: ignore[list-item]
      "seat 0 holds value True outside 1-8"),
-    # raw TypeErrors before (session 22)
+    # (these raised raw TypeErrors)
     ("position_from_json None", lambda: position_from_json(None),  # type: ignore[arg-type]
      "position JSON is text, not NoneType"),
     ("position_from_dict int key", lambda: position_from_dict({1: 2}),
@@ -107,7 +107,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "count=None, trick=None, cell=None, board=None)"),
     ("svg hero True", lambda: position_svg(POS, hero=True),
      "hero seat True is not a seat of a 4-player position"),
-    # a Search used on its own checks what it is asked (session 22): an unknown question
+    # a Search used on its own checks what it is asked: an unknown question
     # was answered as table, a NaN deadline never came, a line of no value asserted
     ("Search question", lambda: Search(POS, 0).exact("bogus"),
      "unknown question 'bogus' (one of paradox, tricks, score, table)"),
@@ -211,7 +211,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("play color 4", lambda: POS.play(Play(3, 4)), "Play(value=3, color=4) is not a card"),
     ("play value 3.0", lambda: POS.play(Play(3.0, 0)),  # type: ignore[arg-type]
      "Play(value=3.0, color=0) is not a card"),
-    # session 25: helpers outside the modules' __all__ lists, which raised AttributeError,
+    # helpers outside the modules' __all__ lists, which raised AttributeError,
     # TypeError or compared None with an int
     ("hopeless None", lambda: lines.hopeless(None),  # type: ignore[arg-type]
      "a position is needed, not NoneType"),
@@ -282,7 +282,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "a position is needed, not NoneType"),
     ("render_text None", lambda: render_text(None),  # type: ignore[arg-type]
      "a position is needed, not NoneType"),
-    # raw TypeErrors and AttributeErrors before (session 24)
+    # (these raised raw TypeErrors and AttributeErrors)
     ("with_predictions 5", lambda: POS.with_predictions(5),  # type: ignore[arg-type]
      "predictions are one per seat (a list or tuple, None for unknown), not 5"),
     ("with_predictions text", lambda: POS.with_predictions("1111"),  # type: ignore[arg-type]
@@ -348,7 +348,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("write_sheet path None", lambda: write_sheet(
         [load_puzzle(Path("puzzles/fig-3-4-lead-red.toml"))], None),  # type: ignore[arg-type]
      "the sheet's path is a file name, not None"),
-    # session 28 (an audit of the API): raw TypeErrors, AttributeErrors and a hang before,
+    # found by an audit of the API: raw TypeErrors, AttributeErrors and a hang before,
     # and seeds a game took that its record could not hold (NaN: another game each call)
     ("play_game seed NaN", lambda: play_game(Ruleset(players=3), seed=NAN),  # type: ignore[arg-type]
      "a game's seed is None or a whole number of at most 18 digits, as a record holds it, "

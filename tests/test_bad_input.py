@@ -1,4 +1,4 @@
-"""Bad input found by probing the command line (session 13): each case gives a one-line
+"""Bad input found by probing the command line: each case gives a one-line
 error and exit code 2 (before: a traceback, click's "Aborted!", or a silently wrong
 answer), and the readers take whole numbers only as ASCII digits."""
 
@@ -217,7 +217,7 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["render", "4p", "-o", ""],
          "Invalid value for '-o' / '--output': an empty path names no file or directory "
          "(see 'catbox render --help')"),
-        # a NUL character in a file name: a ValueError traceback before (session 24)
+        # a NUL character in a file name: a ValueError traceback before
         (["render", "4p", "-o", "a\x00b"],
          "Invalid value for '-o' / '--output': 'a\\x00b' holds a NUL character: no file can "
          "be named so (see 'catbox render --help')"),
@@ -232,7 +232,7 @@ def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
         (["solve", "4p", "--jobs", "100000"],
          "Invalid value for '--jobs': 100000 is not in the range 0<=x<=64. "
          "(see 'catbox solve --help')"),
-        # int options take what the files hold (session 28): a 19-digit seed was taken
+        # int options take what the files hold: a 19-digit seed was taken
         # and written into a record that verify refused; other scripts' digits were taken
         (["deal", "-p", "4", "--seed", "1000000000000000000"],
          "Invalid value for '--seed': 1000000000000000000 has 19 digits, more than 18 "
@@ -271,7 +271,7 @@ def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 def test_a_failed_write_names_the_file() -> None:
-    """Found by probing (session 28): a write that failed as it was flushed (a full
+    """Found by probing: a write that failed as it was flushed (a full
     disk) said only "error: No space left on device", without the file."""
     _one_line_error(["render", P3, "-o", "/dev/full"], "No space left on device: /dev/full")
     _one_line_error(["puzzle", "export", str(Path(__file__).parents[1] / "puzzles"),
@@ -445,7 +445,7 @@ def _with_closed(fd: int, *args: str) -> tuple[int, str]:
 
 
 def test_closed_standard_streams_are_named() -> None:
-    """Found by probing (session 28): with standard input closed `verify -` ended in an
+    """Found by probing: with standard input closed `verify -` ended in an
     AttributeError traceback and `play` in a RuntimeError one; with standard output
     closed every command printed nothing and ended with code 0."""
     assert _with_closed(0, "verify", "-") == (
@@ -466,7 +466,7 @@ def test_closed_standard_streams_are_named() -> None:
 def test_standard_error_not_writable_keeps_the_exit_code() -> None:
     """Run through a wrapper script (pyenv's shims are bash scripts) with ``2>&-``, a
     command finds descriptor 2 taken by a file open for reading: its error message raised
-    OSError from the error handler itself, and the exit code became 1 (session 30). The
+    OSError from the error handler itself, and the exit code became 1. The
     wrapper here opens /dev/null for reading on descriptor 2, as such a shim does."""
     for args, code in (("show garbage", 2), (f"solve '{P3}' --hero 9", 2),
                        (f"legal '{P3}'", 0)):

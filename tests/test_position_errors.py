@@ -277,7 +277,7 @@ def test_more_colors_lost_than_tricks_followed() -> None:
         build(**f)
     f["colors"][1] = 0b1011
     # one lost: the count allows it, but seat 1 followed suit (6b on 5b) and lost none,
-    # which the replay of trick 1 sees (it was accepted; review of session 31)
+    # which the replay of trick 1 sees (it was accepted; review)
     with pytest.raises(PositionError, match="seat 1 would have colors RBYG, not RBG$"):
         build(**f)
     f = fields(mid4())  # seat 3 won trick 1 and leads trick 2: it followed in trick 1 only

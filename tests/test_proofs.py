@@ -183,7 +183,7 @@ def test_statement_names_and_player_counts() -> None:
 def test_the_free_deal_model_agrees_with_the_search_on_fixed_deals(players: int) -> None:
     """The proofs' "no such round" answers come from the free-deal model, and only its
     feasible side was checked (by replaying its witnesses): a model that left out real
-    deals proved equal-discards trivially and every test passed (audit of session 28).
+    deals proved equal-discards trivially and every test passed (audit).
     Here a second method checks its infeasible side too: with every hand and discard
     fixed (seeded deals, random discards, so equal ones often), the model finds a
     paradox-free round exactly when the double-dummy search (`table`) says one exists."""

@@ -253,7 +253,7 @@ def test_names_that_would_not_read_back_are_refused(
     assert read_record(write_record(game_record(game, good))).names == good
 
 
-# ---- records built in memory (session 24) --------------------------------------------------
+# ---- records built in memory ---------------------------------------------------------------
 def _played(players: int = 4, seed: int = 3) -> GameRecord:
     return game_record(play_game(Ruleset(players=players), seed=seed))
 

@@ -325,7 +325,7 @@ def test_two_player_neutral_tokens_and_leftover() -> None:
 
 def test_a_bad_leftover_card_is_named_at_the_leftover_line() -> None:
     """A leftover card that makes six copies, or is not in the deck, is the leftover line's
-    fault (game audit of session 30: it was reported at the deal line, as a hand's)."""
+    fault (game audit: it was reported at the deal line, as a hand's)."""
     record = game(2, 3)  # round 1: leftover 31442; the deal holds four 4s and two 5s...
     dealt = Counter(v for hand in record.rounds[0].deal for v in hand)
     extra = next(v for v in range(1, 6) if dealt[v] == 5)

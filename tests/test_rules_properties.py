@@ -60,7 +60,7 @@ def expected_rule(pos: Position, play: Play) -> str:
 def expected_legal(pos: Position, play: Play) -> bool:
     """Whether ``play`` (its value in hand) is legal, worked out from the rules text and
     the ruleset's switches on its own (the red lead and must-follow were not checked
-    here: expected_rule named any other refusal one of them, audit of session 28)."""
+    here: expected_rule named any other refusal one of them, audit)."""
     p = pos.to_move
     rules = pos.rules
 

@@ -120,8 +120,8 @@ def export(puzzles: Path, output: Path | None, title: str, no_check: bool,
 
 
 def _check_answers(loaded: list[Puzzle], timeout: float | None, quiet: bool) -> None:
-    """Solve every puzzle before it is published: a wrong stored answer went onto the sheet
-    without a word, while `puzzle solve` exits 1 on it (audit of session 29)."""
+    """Solve every puzzle before it is published, so that a wrong stored answer never
+    reaches the sheet without a word (`puzzle solve` exits 1 on it too)."""
     wrong: list[str] = []
     late: list[str] = []
     ready_search(quiet)

@@ -545,7 +545,7 @@ class Questions:
                 status = solve_cp(solver, model)
             except KeyboardInterrupt:
                 # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same),
-                # and not called complete (review of session 30: 2 of 5 lines said so)
+                # and not called complete (a count cut short at 2 of 5 lines is partial)
                 partial = _cut_short(lines, count, "Ctrl-C", t0) if lines else None
                 raise Interrupted(partial) from None
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

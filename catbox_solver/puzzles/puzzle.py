@@ -573,9 +573,9 @@ def _near_miss(after: Position, play: Play, mover: int) -> bool:
     cell they could have used (same value in hand, color still declarable) or leaves them
     a single legal play?"""
     if after.tricks_left == 0 or after.to_move == mover:
-        # (won the trick: the next to play is the mover itself, no victim; this counted as
-        # tempting whenever the mover held another card of that value, and was nearly the
-        # only way a force-paradox play was tempting: audit of session 29)
+        # (won the trick: the next to play is the mover itself, no victim; counting it as
+        # tempting whenever the mover holds another card of that value would make nearly
+        # every force-paradox play tempting)
         return False
     victim = after.to_move
     takes = play.value in after.hands[victim] and bool(after.colors[victim] >> play.color & 1)
@@ -713,8 +713,7 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                 if kind == "best-score":
                     # (the trick game's own value after the play, not the trick points of
                     # the score's line: "2 points guaranteed (1 trick point)" beside a line
-                    # of 2 tricks and no bonus read as 1 trick and a bonus of 1: audit of
-                    # session 32)
+                    # of 2 tricks and no bonus would read as 1 trick and a bonus of 1)
                     most = ", the most" if not ok and trick_vals[play] == best_tricks else ""
                     note += (f" (playing for tricks alone: "
                              f"{counted(trick_vals[play], 'trick point')} guaranteed{most})")
@@ -852,8 +851,8 @@ _TITLES = {
     "empty-square": ("The empty square", "One cell stays empty", "Two players, one gap",
                      "Which cell stays free"),
 }
-# the red-lead themes' titles by what decides the puzzle (one list for both themes, red
-# titles on puzzles answered with green misled: audit of session 32): the leader has
+# the red-lead themes' titles by what decides the puzzle (one list for both themes; a red
+# title on a puzzle answered with green would mislead): the leader has
 # nothing but red to lead; the answer changes without the exception; the safe play is red
 _RED_TITLES = {
     "only-red": ("Nothing but red", "Red by necessity", "The red-lead exception",
@@ -1081,8 +1080,8 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
             at = _first_exception_lead(pos, v.line)
             if at is not None:
                 # (the point of the line where it happens, not the play alone: "after 6g,
-                # you must lead red" read as forced, and other answers to 6g break red
-                # first: audit of session 32)
+                # you must lead red" would read as forced, and other answers to 6g break
+                # red first)
                 words.append(_exception_lead_words(pz, *at))
                 break
     other = _safe_without_exception(pos)
@@ -1146,8 +1145,8 @@ def _cells_left_empty(pos: Position) -> set[tuple[int, int]]:
     """The (value, color) cells that some paradox-free finish of ``pos`` leaves without a
     token, by a plain search over every line (the empty-square theme: 2 players, at most
     4 tricks left). The line shown may leave one cell empty where another finish leaves
-    another: an explanation naming the line's cell as the empty one stated something
-    false (audit of session 29)."""
+    another, so an explanation naming only the line's cell as the empty one would state
+    something false."""
     memo: dict[Position, frozenset[int]] = {}
 
     def ends(p: Position) -> frozenset[int]:
