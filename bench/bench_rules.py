@@ -19,7 +19,7 @@ from pathlib import Path
 # measure the checkout this script lives in, not an installed copy of the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from catbox_solver.model.deal import deal  # noqa: E402
+from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
 
@@ -27,26 +27,10 @@ GOAL_LEGAL = 200_000
 GOAL_ROUNDS = 2_000
 
 
-def start_position(rules: Ruleset, rng: random.Random) -> Position:
-    """A seeded deal, one random discard per seat, random predictions, neutral tokens."""
-    d = deal(rules, rng)
-    hands = []
-    for hand in d.hands:
-        h = list(hand)
-        h.pop(rng.randrange(len(h)))
-        hands.append(h)
-    preds = (
-        [rng.choice(rules.prediction_choices) for _ in range(rules.players)]
-        if rules.has_predictions
-        else None
-    )
-    return Position.new_round(rules, hands, 0, preds, d.revealed)
-
-
 def random_round(rules: Ruleset, rng: random.Random) -> tuple[tuple[int, ...], int]:
     """Deal, discard, predict, random legal plays to the end; the round scores and the
     number of plays made (random play usually ends in an early paradox)."""
-    pos = start_position(rules, rng)
+    pos = first_lead(rules, rng, distinct_discards=False)
     choice = rng.choice
     plays = 0
     while True:
@@ -65,7 +49,7 @@ def mid_round_positions(rules: Ruleset, count: int, seed: int) -> list[Position]
     seen: set[Position] = set()
     out: list[Position] = []
     while len(out) < count:
-        pos = start_position(rules, rng)
+        pos = first_lead(rules, rng, distinct_discards=False)
         line = []
         while True:
             legal = pos.legal_plays()

@@ -61,12 +61,6 @@ FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick
 DEFAULT_DEPTHS = {2: "4,5,6,first", 3: "4,5,6,first", 4: "4,5,6,first", 5: "3,4,5,first"}
 
 
-def start_position(rules: Ruleset, rng: random.Random) -> Position:
-    """First lead of a seeded round: distinct discards where possible (a paradox-free
-    round of 3 or 4 players needs them), random predictions, 2 players: neutral tokens."""
-    return first_lead(rules, rng, start=0, distinct_discards=True)
-
-
 def bench_positions(players: int, tricks_left: int, count: int = 20, seed: int = 0) -> list[
     Position
 ]:
@@ -79,7 +73,7 @@ def bench_positions(players: int, tricks_left: int, count: int = 20, seed: int =
     while len(out) < count:
         rng = random.Random(1000 * players + 100_000 * seed + k)
         k += 1
-        pos = start_position(rules, rng)
+        pos = first_lead(rules, rng)  # distinct discards: a paradox-free line needs them
         line = paradox_free_line(pos, rng, 20_000)
         if line is None:
             continue

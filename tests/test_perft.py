@@ -105,13 +105,15 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(pos.after(p), depth - 1) for p in legal)
 
 
-def start_position(players: int, spec: str = "official") -> Position:
+def fixed_first_lead(players: int, spec: str = "official") -> Position:
+    """The fixed round of START at its first lead (seat 0 leads) under the reading ``spec``:
+    the same hands every run, so that the perft counts can be pinned."""
     hands, preds, revealed = START[players]
     return Position.new_round(Ruleset.from_name(spec, players), hands, 0, preds, revealed)
 
 
 def mid_position(players: int) -> Position:
-    pos = start_position(players)
+    pos = fixed_first_lead(players)
     for text in MID_PLAYS[players].split():
         pos = pos.play(text)
     return pos
@@ -119,16 +121,16 @@ def mid_position(players: int) -> Position:
 
 def test_positions_are_as_described() -> None:
     for n in (2, 3, 4, 5):
-        start = start_position(n)
+        start = fixed_first_lead(n)
         assert start.to_move == 0 and start.tricks_played == 0
         mid = mid_position(n)
         assert mid.tricks_played == 3 and len(mid.trick) == 1 and not mid.is_over
-    assert start_position(2).neutral == neutral_mask((2, 3, 4))
+    assert fixed_first_lead(2).neutral == neutral_mask((2, 3, 4))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_perft_start(players: int) -> None:
-    pos = start_position(players)
+    pos = fixed_first_lead(players)
     assert [perft(pos, d) for d in range(1, 5)] == PERFT_START[players]
 
 
@@ -140,7 +142,7 @@ def test_perft_mid(players: int) -> None:
 
 @pytest.mark.parametrize(("players", "spec"), sorted(PERFT_VARIANTS))
 def test_perft_variants(players: int, spec: str) -> None:
-    pos = start_position(players, spec)
+    pos = fixed_first_lead(players, spec)
     assert [perft(pos, d) for d in range(1, 5)] == PERFT_VARIANTS[(players, spec)]
 
 
@@ -251,10 +253,10 @@ def simple_perft(s: Simple, depth: int) -> int:
 def all_positions() -> list[tuple[str, Position]]:
     out = []
     for n in (2, 3, 4, 5):
-        out.append((f"{n}p start", start_position(n)))
+        out.append((f"{n}p start", fixed_first_lead(n)))
         out.append((f"{n}p mid", mid_position(n)))
     for n, spec in sorted(PERFT_VARIANTS):
-        out.append((f"{n}p {spec}", start_position(n, spec)))
+        out.append((f"{n}p {spec}", fixed_first_lead(n, spec)))
     return out
 
 
@@ -276,4 +278,4 @@ def test_brute_force_deeper(players: int) -> None:
     """The independent model agrees with the pinned tables deeper too: depth 4 on the small
     mid-round trees, depth 3 from the first lead."""
     assert simple_perft(simple_from(mid_position(players)), 4) == PERFT_MID[players][3]
-    assert simple_perft(simple_from(start_position(players)), 3) == PERFT_START[players][2]
+    assert simple_perft(simple_from(fixed_first_lead(players)), 3) == PERFT_START[players][2]

@@ -1,9 +1,11 @@
 """Seeded random rounds and positions for tests, for every player count.
 
-Import as ``from gen import ...`` (pytest puts ``tests/`` on the path). The API is small:
+Import as ``from oracles.gen import ...`` (pytest puts ``tests/`` on the path). The API is
+small:
 
 - :func:`start_position` -- a dealt round at its first lead: seeded deal, discards,
-  predictions and (2 players) neutral tokens from the revealed leftovers.
+  predictions and (2 players) neutral tokens from the revealed leftovers (the library's
+  ``first_lead``, seat 0 leading, any discards unless asked for distinct ones).
 - :func:`random_line` -- random legal plays from a position to the end of the round.
 - :func:`mid_round_positions` -- distinct positions part way through seeded random rounds.
 - :func:`paradox_free_line` -- a depth-first search for plays that finish the round with no
