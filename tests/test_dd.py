@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from child import sigint_child
 from hypothesis import given
@@ -23,7 +24,7 @@ from oracles.minimax_ref import minimax, terminal_value, tree_size
 
 from catbox_solver.dd import solve as dd_mod
 from catbox_solver.dd.fast import FastState, pack_hand, unpack_hand
-from catbox_solver.dd.kernel import S_OWN, S_WON, bonus_ceiling
+from catbox_solver.dd.kernel import B_SIZE, B_WORDS, S_OWN, S_WON, TT_WORDS, bonus_ceiling, make_key
 from catbox_solver.dd.solve import (
     QUESTIONS,
     Answer,
@@ -306,7 +307,15 @@ def test_canonical_key_merges_renamed_colors() -> None:
         pos = pos.after(pos.legal_plays()[0])
     other = _permute_colors(pos, (0, 3, 1, 2))
     assert other != pos
-    assert Search(pos, 0).key() == Search(other, 0).key()
+    assert _table_key(pos, 0) == _table_key(other, 0)
+
+
+def _table_key(pos: Position, hero: int) -> tuple[int, ...]:
+    """The kernel's transposition-table key (make_key) of the trick start ``pos``."""
+    core = Search(pos, hero)._loaded_core()
+    row = np.zeros(B_SIZE, dtype=np.int64)
+    make_key(core.s, row)
+    return tuple(int(w) for w in row[B_WORDS : B_WORDS + TT_WORDS])
 
 
 # ---- errors and timeouts ------------------------------------------------------------------
@@ -834,7 +843,7 @@ def _reserved_matching(s: Search, seat: int) -> int:
     """The older, weaker safe-seat count: cards matched to cells nobody else can fill."""
     st_ = s.st
     cols = st_.colors[seat]
-    if not s.red_ok and not st_.used & st_.redrow:
+    if s.pos.rules.red_lead == "never" and not st_.used & st_.redrow:
         cols &= 14
     total = 0
     for v in range(1, st_.nv + 1):
@@ -863,7 +872,7 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
                 played = (seat - child.leader) % n < len(child.trick)
                 needed = child.tricks_left - played
                 s = Search(child, seat)
-                if needed < 1 or not s._safe(seat, needed):
+                if needed < 1 or not s.safe(seat, needed):
                     continue
                 assert minimax(child, seat, "paradox") is True, (child, seat)
                 checked += 1
@@ -875,7 +884,7 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
 def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """With one job, the searches of a position with 5 or more tricks left run in a worker
     thread (the compiled core without the GIL: an application's other threads keep
-    running), smaller ones and the python engine here; the answers and nodes are those
+    running), smaller ones here; the answers and nodes are those
     of the same searches run here."""
     warm_up()  # (its own tiny searches run here, on the first use in a process: the test
     # failed when it ran alone)
@@ -903,9 +912,6 @@ def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatc
             ans.value, ans.plays, ans.pv, ans.nodes
         )
     pos, hero = _mid_positions()[0]
-    where.clear()
-    solve(pos, hero, "paradox", engine="python")
-    assert all(where)
     where.clear()
     table = dd_table(pos)
     assert table.rows and not where[0]
@@ -1157,7 +1163,7 @@ pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
 solve(pos.after(pos.legal_plays()[0]), pos.to_move, "paradox")  # (the core loaded)
 print("go", flush=True)
 try:
-    solve(pos, pos.to_move, "tricks", jobs={jobs}, engine={engine!r})  # minutes
+    solve(pos, pos.to_move, "tricks", jobs={jobs})  # minutes
     print("finished", flush=True)
 except Interrupted as e:
     print(json.dumps(e.partial.to_json()), flush=True)
@@ -1165,8 +1171,8 @@ except Interrupted as e:
 """
 
 
-@pytest.mark.parametrize(("jobs", "engine"), [(1, "compiled"), (2, "compiled"), (1, "python")])
-def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_a_long_solve(jobs: int) -> None:
     """Ctrl-C (SIGINT) during a solve of minutes with no timeout (a first lead, in a child
     process) stops it at once, and Interrupted (a KeyboardInterrupt) comes out of solve
     with what was proven by then: with one job the
@@ -1174,7 +1180,7 @@ def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
     main thread's handler stops the workers' searches. Before, the process ran on until
     the search under way ended (over 120 s, measured). The bound is loose on purpose (not
     a timing test); the child is killed after 30 s so that a failure fails in time."""
-    code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs, engine=engine)
+    code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs)
     _, out, err, seconds = sigint_child(code, 0.5, go_on="stdout")
     assert seconds < 10 and "finished" not in out
     assert err.rstrip().endswith("Interrupted: stopped by Ctrl-C") and "SystemError" not in err
@@ -1189,7 +1195,7 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     """solve, value_only and dd_table make the compiled core ready before their clock
     starts: its first compile after an install (40 s to 2 minutes) would otherwise use up a
     timeout and turn the first answer into "unknown". Here making it ready takes 1.5 s
-    and the timeout is 1 s; the Python engine needs no core."""
+    and the timeout is 1 s."""
     from catbox_solver.dd import solve as dd
 
     calls: list[int] = []
@@ -1205,48 +1211,11 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     table = dd.dd_table(pos, timeout=1.0)
     assert table.seconds < 1.0 and all(row.tricks is not None for row in table.rows)
     assert len(calls) == 3
-    assert dd.solve(pos, hero, "tricks", timeout=1.0, engine="python").value == answer.value
-    assert len(calls) == 3
 
 
-def test_a_python_search_cut_short_answers_right_when_asked_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The plain-Python engine makes its plays in place: a Search cut short by the clock
-    was left inside the line it was cut in, and asked again it answered about that
-    position (found by an API audit, session 28: tricks -2 instead of 2). The clock is
-    replaced by a node count here, so that the cut falls at a fixed node."""
-    cut_at = [0]
-    ticks = [0]
-
-    def tick(self: Search) -> None:
-        ticks[0] += 1
-        if ticks[0] == cut_at[0]:
-            raise OutOfTime
-
-    monkeypatch.setattr(Search, "_tick", tick)
-    cuts = 0
-    for pos, hero in _small_positions()[:60]:
-        for q in _questions(pos, hero):
-            want = value_only(pos, hero, q, engine="python")
-            for at in (1, 7, 40):
-                cut_at[0], ticks[0] = at, 0
-                search = Search(pos, hero, engine="python")
-                try:
-                    search.exact(q)
-                except OutOfTime:
-                    cuts += 1
-                    assert FastState(pos).snapshot() == search.st.snapshot()
-                cut_at[0] = 0
-                assert search.exact(q) == want, (q, at)
-    assert cuts > 300
-
-
-def test_a_python_search_keeps_time_as_the_compiled_one() -> None:
-    """With timeout 0 the compiled engine answered None and the plain-Python one the
-    whole answer (its first clock reading comes after 4096 nodes): neither starts after
-    the deadline now, and neither keeps an answer found past it."""
+def test_a_zero_timeout_answers_unknown() -> None:
+    """With timeout 0 no search starts after the deadline and none keeps an answer found
+    past it: the value and every play are unknown."""
     pos, hero = _small_positions()[0]
-    for engine in ("compiled", "python"):
-        ans = solve(pos, hero, "tricks", timeout=0, engine=engine)
-        assert ans.value is None and all(r.result is None for r in ans.plays), engine
+    ans = solve(pos, hero, "tricks", timeout=0)
+    assert ans.value is None and all(r.result is None for r in ans.plays)

@@ -23,8 +23,6 @@ from catbox_solver.cli.common import (
     show_progress,
 )
 from catbox_solver.dd.solve import (
-    DEFAULT_ENGINE,
-    ENGINES,
     MAX_JOBS,
     QUESTIONS,
     Answer,
@@ -50,14 +48,6 @@ def parse_hero(text: str, pos: Position) -> int:
     return seat
 
 
-engine_option = click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default=DEFAULT_ENGINE,
-    show_default=True,
-    help="compiled: the numba core (fast); python: the same search in plain Python "
-    "(slow, for cross-checking an answer).",
-)
 
 
 T = TypeVar("T")
@@ -209,7 +199,6 @@ def hero_and_question(
 )
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @jobs_option("plays")
-@engine_option
 @json_option
 @quiet_option
 def solve_cmd(
@@ -218,7 +207,6 @@ def solve_cmd(
     question: str,
     timeout: float | None,
     jobs: int,
-    engine: str,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -253,7 +241,6 @@ def solve_cmd(
       catbox solve @many.jsonl --question table --json --timeout 10
       catbox solve @first-lead.json --question tricks --timeout 60
       catbox solve @first-lead.json --question tricks --jobs 0   # every core
-      catbox solve @pos.json --question paradox --engine python   # cross-check
     """
     from catbox_solver.cli.position_cmds import run_positions
 
@@ -261,10 +248,10 @@ def solve_cmd(
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
-        ready_search(quiet, engine)
+        ready_search(quiet)
         return stop.run(
             quiet, "solving", lambda report: solve(
-                pos, seat, question, timeout, report, engine, jobs
+                pos, seat, question, timeout, report, jobs=jobs
             )
         )
 
@@ -314,11 +301,10 @@ def table_text(table: DDTable, why: str = "out of time") -> str:
 @click.argument("position")
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @jobs_option("seats")
-@engine_option
 @json_option
 @quiet_option
 def ddtable_cmd(
-    position: str, timeout: float | None, jobs: int, engine: str, as_json: bool, quiet: bool
+    position: str, timeout: float | None, jobs: int, as_json: bool, quiet: bool
 ) -> None:
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
@@ -345,9 +331,9 @@ def ddtable_cmd(
     stop = ProvenCtrlC()
 
     def table(pos: Position) -> DDTable:
-        ready_search(quiet, engine)
+        ready_search(quiet)
         return stop.run(
-            quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
+            quiet, "seats", lambda report: dd_table(pos, timeout, report, jobs=jobs)
         )
 
     undecided = Undecided()

@@ -1,12 +1,13 @@
-"""The compiled core of the double-dummy trick game (numba): the same search as
-``Search._u_py`` in dd.py, on plain int64 arrays, for 30-100x the node rate.
+"""The double-dummy search's kernel (numba): the one production search, on plain int64
+arrays; dd/solve.py's Search drives it (exact values, ranges, races, lines).
 
-Why numba: the pure-Python search runs about 250,000 nodes per second, the limit of the
+Why numba: a pure-Python search runs about 250,000 nodes per second, the limit of the
 interpreter; numba compiles these functions to machine code at first use (cached on disk
 afterwards), from a wheel on PyPI, with no compiler on the machine.
 
-What is here (each is a transcription of the Python search, which stays the readable
-reference and is tested against it and against a plain minimax):
+What is here (the readable references for correctness are ``Position`` for the rules and
+the plain minimax of tests/oracles/minimax_ref.py for values; each cut-off's soundness
+argument is in its docstring and in docs/search.md):
 
 - the move generator of ``FastState.legal`` (itself ``Position.legal_plays``) for every
   rule reading, and the trick winner of ``trick_winner_index``;
@@ -248,7 +249,9 @@ def gen_plays(s: Arr, out: Arr) -> int:
 # ---- counting facts --------------------------------------------------------------------
 @_jit
 def capacity(s: Arr, seat: int) -> int:
-    """The most plays ``seat`` can still make (Search._capacity)."""
+    """The most plays ``seat`` can still make: sum over values of min(copies it holds, empty
+    cells of that value in its colors). Cells only fill and colors are only lost, so this
+    never grows."""
     return _capacity_in(s, seat, s[S_COLORS + seat])
 
 
@@ -341,8 +344,26 @@ def _cap(h: int, used: int, cols: int) -> int:
 
 @_jit
 def safe(s: Arr, seat: int, plays_needed: int) -> bool:
-    """Can ``seat`` make each of its next ``plays_needed`` plays whatever the others do?
-    (Search._safe: capacity minus the damage the others can do in time.)"""
+    """Counting fact: ``seat`` can make each of its next ``plays_needed`` plays, whatever the
+    others do.
+
+    Its *capacity* cells: empty, of a value it holds, in a color it still has; capacity =
+    sum over values of min(copies, capacity cells). Strategy: follow the led color with a
+    capacity cell if there is one, else make any legal play. Then the led color is lost only
+    when it holds no capacity cell, so each own play lowers the capacity by exactly one, and
+    each play of another seat (one cell) by at most one. The others can ever fill at most
+    min(cells of value v some other holder of v has the color of, copies of v those holders
+    hold) of value v's capacity cells, and the first ``max(0, cells - copies)`` of these
+    fills cost nothing: the *damage* D is the sum over values of what is left. Before the
+    seat's k-th turn from now another seat i plays at most once per trick (in this trick if
+    it has not played yet, and in each later trick up to that turn; the leader of a later
+    trick is unknown), and at most once per copy it holds of the values it can hurt. So with
+    capacity - (k - 1) - min(D, sum of those plays) >= 1 for k = ``plays_needed`` (the
+    hardest turn) the seat always has a legal play. (Cells nobody else can fill make D = 0
+    for their value: this contains the reserved-cell matching.) Needs the official color
+    loss (the led color is lost). Red cells count unless red can never be led (quick-
+    reference reading) while red is unbroken. The others fill only cells of the colors in
+    ``fillable`` (all four here; see _safe_in)."""
     return _safe_in(s, seat, plays_needed, 15)
 
 
@@ -402,8 +423,18 @@ def _safe_in(s: Arr, seat: int, plays_needed: int, fillable: int) -> bool:
 
 @_jit
 def bounds(s: Arr) -> tuple[int, int]:
-    """Bounds on the outcome u at the start of a trick from counting facts
-    (Search._bounds)."""
+    """Bounds on the outcome u at the start of a trick from counting facts alone.
+
+    The hero's *capacity* -- the most plays it can still make, sum over values of min(copies
+    it holds, empty cells of that value in its colors) -- can only shrink. It wins a trick
+    only with a play, so u >= -1 - capacity. If some color keeps it safe (``safe``) for
+    the ``tl`` plays it must make, u >= 0; so too if another seat's capacity c is below
+    ``tl`` and the hero is safe for c + 1 turns. Another seat with capacity c is stuck at
+    its (c + 1)-th turn at the latest, which ends the round within c + 1 tricks: the hero
+    wins at most c tricks before any paradox of its own, so u >= -1 - c too. If its capacity
+    is below ``tl`` it is stuck at its (capacity + 1)-th turn at the latest; when every
+    other seat is safe for that many turns, the coalition can make sure that nobody else is
+    stuck first, so u <= -1."""
     tl = s[S_TL]
     hero = s[S_HERO]
     n = s[S_N]
@@ -544,8 +575,15 @@ def _lead_loses(s: Arr) -> bool:
 
 @_jit
 def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
-    """Search._capacity_holds: in a trick under way, with ``row[:k]`` the plays of the
-    player to move, do the capacities alone show u >= r (r < 0)?"""
+    """(r < 0, a trick under way, ``plays`` those of the player to move) Do the capacities
+    alone show u >= r? Another seat with capacity c is stuck at its (c + 1)-th turn at the
+    latest, which ends the round: the hero wins at most c more tricks before that (c + 1 if
+    the seat has played in this trick). Each trick the hero still wins takes one of its
+    plays, and it makes at most its capacity more plays (each lowers it by one at least): so
+    a paradox of the hero comes after at most capacity wins, plus this trick if its card is
+    winning it (a card not winning at its turn never wins the trick). The cornered hero
+    wants few wins: following in another color loses it the led color and can spend more
+    capacity than the card; at its turn it takes the play that leaves the least."""
     n = s[S_N]
     hero = s[S_HERO]
     leader = s[S_LEADER]
@@ -574,8 +612,17 @@ def capacity_holds(s: Arr, row: Arr, k: int, r: int) -> bool:
 
 @_jit
 def red_holds(s: Arr) -> bool:
-    """Search._red_holds: is the cornered hero safe to the end of the round, unless it
-    loses a trick, with its red cells out of the others' reach?"""
+    """(r = 1 - tl: the coalition needs the hero to win every trick but the last and to be
+    stuck in it) Is the hero safe (``safe``) to the end of the round with its red cells
+    out of the others' reach, unless it loses a trick? When it plays red it plays its lowest
+    *live* red (a value it holds whose red cell is empty). Another seat fills the red cell
+    of a value the hero holds only with a red of that value: before the hero's card in this
+    trick (each seat before it, once), or after it, where that red beats a plain card or a
+    lower red and the hero loses the trick; a red below the hero's lowest live red takes
+    none of them. So the safe-seat test holds with only blue, yellow and green cells filled
+    by the others, and with one more turn to survive for each seat that plays before its
+    next turn in this trick (after its card, if it has played: its red may not be its
+    lowest). Official color loss, free following."""
     hero = s[S_HERO]
     if s[S_MUST] or not s[S_COLORS + hero] & 1:
         return False
@@ -874,7 +921,7 @@ def _put(words: Arr, pos: int, x: int, width: int) -> int:
 
 @_jit
 def make_key(s: Arr, words: Arr) -> None:
-    """Canonical key at the start of a trick, coarser than Search.key in exact ways (each
+    """Canonical key at the start of a trick, coarse in exact ways (each
     merges only positions of equal value, for every question but score):
 
     - only *live* values count (values some seat can still play), renumbered 1, 2, ...
@@ -889,7 +936,7 @@ def make_key(s: Arr, words: Arr) -> None:
       holds: a color with no such cell never gives a play again, and losing it changes
       nothing; likewise a free cell that no holder of its value can fill counts as used.
 
-    Then as Search.key: red's (row, holders); blue, yellow and green as sorted (row,
+    Then: red's (row, holders); blue, yellow and green as sorted (row,
     holders) since they are interchangeable; the leader; the hands."""
     n = s[S_N]
     nv = s[S_NV]
@@ -1034,7 +1081,7 @@ def _sort(row: Arr, k: int) -> None:
 
 @_jit
 def _hero_open_colors(s: Arr) -> int:
-    """Search._hero_open_colors: the colors (mask) in which the hero still has a free
+    """the colors (mask) in which the hero still has a free
     cell of a value it holds, so that it can follow a lead of them with a play."""
     hh = s[S_HANDS + s[S_HERO]]
     hc = s[S_COLORS + s[S_HERO]]
@@ -1048,7 +1095,7 @@ def _hero_open_colors(s: Arr) -> int:
 
 @_jit
 def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
-    """Search._order: the hero keeps its colors (and wants tricks: red, high; else low,
+    """the hero keeps its colors (and wants tricks: red, high; else low,
     not red); the coalition takes the hero's cells, then follows the led color, or as
     leader leads a color the hero can still play in."""
     if k < 2:
@@ -1079,7 +1126,7 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
 
 @_jit
 def _order_learned(s: Arr, plays: Arr, k: int) -> None:
-    """Search._order_learned: the coalition's plays at r < 0, stably sorted by their score
+    """the coalition's plays at r < 0, stably sorted by their score
     in LEARNED_WEIGHTS (higher first; equal scores keep the hand-made order). Why: the
     hand-made order tried the refuting play late where it mattered most (session 7), and
     every hand-made change traded one position for another. The weights were fitted on
@@ -1139,7 +1186,7 @@ def _order_learned(s: Arr, plays: Arr, k: int) -> None:
 
 @_jit
 def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
-    """Search._order_low: when the hero aims to win few tricks (r < 0)."""
+    """when the hero aims to win few tricks (r < 0)."""
     if k < 2:
         return
     hero = s[S_HERO]
@@ -1149,7 +1196,7 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
         _order(s, plays, k, p, False)
         if tlen:
             # a seat that cannot follow the led color discards in another color before it
-            # ruffs (see Search._order_low)
+            # ruffs
             led = s[S_TRICK] & 3
             void = True
             for i in range(k):
@@ -1203,6 +1250,17 @@ def _order_low(s: Arr, plays: Arr, k: int, p: int) -> None:
     _sort(plays, k)
 
 
+@_jit
+def order_plays(s: Arr, row: Arr, k: int, p: int, r: int) -> None:
+    """Sort the plays ``row[:k]`` of seat ``p`` into the order the search ``u >= r``
+    tries them (the cornered hero's order at r < 0, else the hero wanting tricks or not):
+    the order that the line and the races of dd/solve.py follow."""
+    if r < 0:
+        _order_low(s, row, k, p)
+    else:
+        _order(s, row, k, p, r > 0)
+
+
 # ---- the trick game ---------------------------------------------------------------------------
 def _clock() -> float:
     """The clock, read by the compiled search every 4096 nodes when it has a deadline or
@@ -1247,10 +1305,10 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     cannot load from its cache a function that calls another recursive one):
 
     - ``score`` 0: can the hero make sure that the outcome u of the rest of the round
-      is at least ``r``? (Search._u_py.) u = g >= 0 if the hero causes no paradox and wins
+      is at least ``r``? u = g >= 0 if the hero causes no paradox and wins
       g more tricks, -1 - g if it causes a paradox after winning g more tricks.
     - ``score`` 1: can the hero make sure its round score is at least ``r``?
-      (Search._s_py; ``tsc`` is its table, ``s[S_WON]`` and ``s[S_OWN]`` its tricks and
+      (``tsc`` is its table, ``s[S_WON]`` and ``s[S_OWN]`` its tricks and
       tokens.)
 
     ``buf[ply]`` is this node's scratch row (plays, keys, saved trick, key words). With
@@ -1261,7 +1319,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
     tl = s[S_TL]
     zero = tl - tl  # int64, as every argument of a recursive call must be
     if score:
-        # ---- the score game (Search._s_py); r is the score asked for
+        # ---- the score game ; r is the score asked for
         if tl == 0:
             return final_score(s, -1) >= r
         _tick(s, deadline)
@@ -1286,7 +1344,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                     return False
             floor = 0 if s[S_AT_MOST_4] else s[S_PRED]
             if not _bonus_possible(s, tl) or r <= floor or r > bonus_ceiling(s, tl):
-                # score >= r <=> trick points >= r (see Search._s_py): ask the trick
+                # score >= r <=> trick points >= r: ask the trick
                 # game for the smallest u whose final trick points reach r
                 w = s[S_WON]
                 res = False
@@ -1307,8 +1365,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
             if not enough or (r == floor + 1 and s[S_OWN] and not s[S_AT_MOST_4]):
                 # a score above the prediction needs the hero to cause no paradox and to
                 # win at least its prediction; with a token already it then scores at
-                # least one more than the prediction (Search._s_py)
-                _store(tsc, row, 1000, r, enough)
+                # least one more than the prediction _store(tsc, row, 1000, r, enough)
                 return enough
         mine = p == hero
         res = not mine
@@ -1334,8 +1391,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
         if keyed:
             _store(tsc, row, 1000, r, res)
         return res
-    # ---- the trick game (Search._u_py)
-    if tl == 0:
+    # ---- the trick game if tl == 0:
         return r <= 0
     if r > tl:
         return False
@@ -1417,7 +1473,7 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
                 return True
     if r == 1:
         # the hero surely wins this trick and is then safe for the plays it still needs:
-        # u >= 1 (Search._u_py: at its turn, after one of its plays; later, as it stands)
+        # u >= 1 (at its turn, after one of its plays; later, as it stands)
         if mine:
             for j in range(k):
                 pl = row[j]
@@ -1488,8 +1544,13 @@ def game(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
 
 @_jit
 def wins_then_safe(s: Arr) -> bool:
-    """Search._wins_then_safe: the hero has played in this trick (or just completed it),
-    its card surely wins the trick and it is then safe for the plays it still needs."""
+    """The hero has played in this trick (or just completed it): its card surely wins the
+    trick, and it is then safe for every play it still needs, so u >= 1. Surely: its card
+    wins the trick as it stands, no seat still to play holds a card that could beat it on a
+    free cell of a color that seat has (a higher card of the led color or any red on a plain
+    card; a higher red on a red one), and each of them surely has a play (a seat that is
+    stuck ends the round before the trick is won). Cells only fill and colors are only lost,
+    so what cannot beat the card now never can."""
     hero = s[S_HERO]
     n = s[S_N]
     tlen = s[S_TLEN]
@@ -1510,7 +1571,7 @@ def wins_then_safe(s: Arr) -> bool:
 
 @_jit
 def could_beat(s: Arr, seat: int, card: int) -> bool:
-    """Search._could_beat: could ``seat`` ever play above ``card``, the best of the
+    """could ``seat`` ever play above ``card``, the best of the
     trick (a higher held value on a free cell of its color that the seat has; on a plain
     card, any held value on a free red cell of a red it has)?"""
     c = card & 3
@@ -1540,7 +1601,7 @@ def _fill(s: Arr, free: int, m: int) -> int:
 
 @_jit
 def cells_suffice(s: Arr) -> bool:
-    """Search._cells_suffice: at a trick start every seat still makes ``tl`` plays, so each
+    """at a trick start every seat still makes ``tl`` plays, so each
     seat's capacity must reach it, and the plays need distinct empty cells (value v fills
     at most a largest matching of its holders' copies to its empty cells)."""
     tl = s[S_TL]
@@ -1624,7 +1685,7 @@ def _pop(s: Arr, row: Arr, pl: int, w: int) -> None:
 
 @_jit
 def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
-    """Search._order_table: follow the led color first, then (0) the cells fewest other
+    """follow the led color first, then (0) the cells fewest other
     seats could fill, low values first; (1) high values first; (2) a random order."""
     n = s[S_N]
     tlen = s[S_TLEN]
@@ -1652,7 +1713,7 @@ def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
 @_jit
 def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
              limit: int) -> bool:
-    """Search._t: is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
+    """is there a continuation with no paradox? ``s[S_ABORT]``: 1 out of time, 2
     node budget ``limit`` used up (the caller restarts with another order). Only finished
     answers are stored (in ``tt``, T_LO: 1 yes, 0 no)."""
     if s[S_TL] == 0:
@@ -1816,7 +1877,7 @@ def largest_group(s: Arr, mask: int) -> int:
 
 @_jit
 def final_score(s: Arr, paradox_seat: int) -> int:
-    """Search._final_score: the hero's round score when the round ends here (after the
+    """the hero's round score when the round ends here (after the
     last trick, or with a paradox by ``paradox_seat``)."""
     hero = s[S_HERO]
     w = s[S_WON]
@@ -1838,7 +1899,7 @@ def final_score(s: Arr, paradox_seat: int) -> int:
 
 @_jit
 def score_key(s: Arr, words: Arr) -> None:
-    """Key for the score question (Search.score_key): used cells, the hero's tokens and
+    """Key for the score question : used cells, the hero's tokens and
     tricks, the leader, colors, hands (3 bits a count); no symmetry, no renumbering (the
     bonus depends on where the hero's tokens lie)."""
     n = s[S_N]
@@ -1868,7 +1929,7 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
 
 @_jit
 def bonus_ceiling(s: Arr, tl: int) -> int:
-    """Search._bonus_ceiling: no score with a bonus is above this (the bonus still
+    """no score with a bonus is above this (the bonus still
     possible): the trick count it needs plus the largest group the hero's tokens could
     still form (free cells of values it holds in colors it has, no more cells than the
     plays it can still make)."""
@@ -2030,6 +2091,24 @@ class Core:
         a signal handler (Ctrl-C) can run during a long search in the main thread."""
         self.s[S_WATCH] = 1
 
+    def order(self, codes: Sequence[int], p: int, r: int) -> list[int]:
+        """The plays ``codes`` (4 * value + color) of seat ``p`` on the loaded state, in
+        the order the search ``u >= r`` tries them (see order_plays)."""
+        k = len(codes)
+        row = np.zeros(B_SIZE, dtype=np.int64)
+        row[:k] = codes
+        order_plays(self.s, row, k, p, r)
+        return [int(c) for c in row[:k]]
+
+    def capacity(self, seat: int) -> int:
+        """The most plays ``seat`` can still make on the loaded state (see capacity)."""
+        return int(capacity(self.s, seat))
+
+    def safe(self, seat: int, plays_needed: int) -> bool:
+        """On the loaded state: is ``seat`` sure to have a legal play at each of its next
+        ``plays_needed`` turns, whatever the others do? (see safe)"""
+        return bool(safe(self.s, seat, plays_needed))
+
     @property
     def probes_cut(self) -> int:
         """How many probes ran out of budget so far (all questions)."""
@@ -2061,7 +2140,7 @@ class Core:
     def table(self, deadline: float | None, cap: int = -1) -> tuple[bool | None, int]:
         """Can the players together finish the round with no paradox (None: out of time,
         or with ``cap`` >= 0 the nodes used up: then ``capped`` is True), and the nodes
-        searched. Depth-first search with restarts (Search.table): short searches under
+        searched. Depth-first search with restarts : short searches under
         three play orders with a node budget growing fourfold each round, then one without
         a budget; finished sub-searches are kept, so restarts reuse them."""
         if self._ttable is None:

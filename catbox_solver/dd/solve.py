@@ -32,7 +32,7 @@ How (the techniques of bridge double-dummy solvers):
 
 Every value is exact; a search that runs out of time raises internally and the answer is
 ``None`` ("unknown"), never a guess. The searches themselves run in the compiled core
-(dd/kernel.py, numba) unless ``engine="python"`` asks for the plain Python ones below.
+(dd/kernel.py, numba); this module orchestrates them.
 The reference for correctness is ``tests/oracles/minimax_ref.py``, a plain minimax written
 separately.
 """
@@ -42,7 +42,6 @@ from __future__ import annotations
 import functools
 import os
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -52,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from catbox_solver.dd.fast import FastState
-from catbox_solver.dd.kernel import LEARNED_TL, LEARNED_WEIGHTS, Core
+from catbox_solver.dd.kernel import Core
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.interrupt import Guard, can_guard, ctrl_c_stops, wait_awake
@@ -63,15 +62,10 @@ from catbox_solver.model.position import (
     Position,
     largest_group,
     need_position,
-    trick_winner_index,
 )
-from catbox_solver.model.rules import COLOR_CHARS, RED
+from catbox_solver.model.rules import COLOR_CHARS
 
 QUESTIONS = ("paradox", "tricks", "score", "table")
-# "compiled": the trick, score and table searches run in dd/kernel.py (numba); "python":
-# all in this module (the readable reference, cross-checked against the core in the tests)
-ENGINES = ("compiled", "python")
-DEFAULT_ENGINE = "compiled"
 
 Value = bool | int | None
 # progress(done, total, what): ``done`` of ``total`` steps are finished, ``what`` says what
@@ -237,11 +231,6 @@ def check_hero(pos: Position, hero: int) -> None:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 
-def check_engine(engine: str) -> None:
-    if engine not in ENGINES:
-        raise SearchError(f"unknown search engine {engine!r} (one of {', '.join(ENGINES)})")
-
-
 def _check_question(question: str) -> None:
     if question not in QUESTIONS:
         raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
@@ -268,10 +257,8 @@ class Search:
         pos: Position,
         hero: int,
         deadline: float | None = None,
-        engine: str = DEFAULT_ENGINE,
     ) -> None:
         check_hero(pos, hero)
-        check_engine(engine)
         if deadline is not None and not is_deadline(deadline):
             # (a NaN deadline was never reached, and text failed inside the core)
             raise SearchError(f"deadline must be a time.perf_counter() value, not {deadline!r}")
@@ -280,17 +267,12 @@ class Search:
         self.hero = hero
         self.deadline = deadline
         self.nodes = 0
-        self.tu: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.tt: dict[tuple[int, ...], bool] = {}
-        self.ts: dict[tuple[int, ...], tuple[int, int]] = {}
         rules = pos.rules
         self._at_most_4 = rules.players == 2 and rules.two_player_bonus == "at-most-4"
         preds = pos.predictions
         self._pred = None if preds is None else preds[hero]
-        self._removed = rules.interrupted_trick == "removed"
         self._row_order = rules.row_order
         self._diagonal = rules.adjacency == "diagonal"
-        self._groups: dict[int, int] = {}
         self._guess: int | None = None  # the outcome u of the last tricks_exact
         # the range proven so far for the value tricks_exact or score_exact is computing
         # (final trick points or score): what is known when the deadline passes;
@@ -300,23 +282,15 @@ class Search:
         # the same range as outcomes u of the rest of the round, while the value is
         # searched over u (_note_u): dd_table hands a seat's trick range to its score
         self.partial_u: tuple[int, int] | None = None
-        self._mode = 0
-        self._limit = 1 << 62
-        self._rng = random.Random(0)
-        self.loss_led = rules.color_loss == "led"
-        self.red_ok = rules.red_lead != "never"
-        self._stopped = False
         self.races = 0  # races run (_u_raced past its first search): the tests check them
-        self._core: Core | None = None
-        if engine == "compiled":
-            st = self.st
-            self._core = Core(
-                hero,
-                (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead),
-            )
-            self._core.set_score_rules(
-                self._pred, self._at_most_4, self._removed, self._diagonal, self._row_order
-            )
+        st = self.st
+        self._core = Core(
+            hero, (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead)
+        )
+        self._core.set_score_rules(
+            self._pred, self._at_most_4, rules.interrupted_trick == "removed", self._diagonal,
+            self._row_order,
+        )
 
     @property
     def partial(self) -> tuple[int, int] | None:
@@ -330,96 +304,27 @@ class Search:
             self.on_partial(rng)  # (a range only when it changes)
 
     # ---- bookkeeping ---------------------------------------------------------------------
-    def _tick(self) -> None:
-        self.nodes += 1
-        if not self.nodes & 4095:
-            if self._stopped or (
-                self.deadline is not None and time.perf_counter() > self.deadline
-            ):
-                raise OutOfTime
-
     def stop(self) -> None:
         """Stop (from a signal handler or another thread): a search under way ends within
         4096 nodes as if the time had run out, and so does every later one."""
-        self._stopped = True
-        if self._core is not None:
-            self._core.stop()
+        self._core.stop()
 
     def watch(self) -> None:
         """Let a signal handler run during long compiled searches (see _ctrl_c_stops)."""
-        if self._core is not None:
-            self._core.watch()
-
-    def key(self) -> tuple[int, ...]:
-        """Canonical key of the state at the start of a trick: blue, yellow and green are
-        interchangeable, so each is described by (its board row, the seats holding it) and
-        the three are sorted; owners of tokens are left out."""
-        st = self.st
-        rows = st.rows
-        s0 = s1 = s2 = s3 = 0
-        bit = 1
-        for cm in st.colors:
-            if cm & 1:
-                s0 |= bit
-            if cm & 2:
-                s1 |= bit
-            if cm & 4:
-                s2 |= bit
-            if cm & 8:
-                s3 |= bit
-            bit <<= 1
-        a = rows[1] << 8 | s1
-        b = rows[2] << 8 | s2
-        c = rows[3] << 8 | s3
-        if a > b:
-            a, b = b, a
-        if b > c:
-            b, c = c, b
-            if a > b:
-                a, b = b, a
-        return (rows[0] << 8 | s0, a, b, c, st.leader, *st.hands)
-
-    def score_key(self) -> tuple[int, ...]:
-        """Key for the score question: the hero's tokens and tricks matter, no symmetry."""
-        st = self.st
-        h = self.hero
-        return (st.used, st.owners[h], st.won[h], st.leader, *st.colors, *st.hands)
+        self._core.watch()
 
     def _late(self) -> bool:
         """Has the deadline passed?"""
         return self.deadline is not None and time.perf_counter() > self.deadline
 
-    @contextmanager
-    def _python_search(self) -> Iterator[None]:
-        """A plain-Python search keeps time as the compiled core's does (_core_answer): it
-        does not start after the deadline, and an answer found past it raises OutOfTime
-        (with ``timeout=0`` the engines answered differently). Cut short (the clock, a
-        stop, a restart's node budget), it leaves the state as it found it: the plays its
-        recursion made are taken back (the compiled core works on a copy; here a Search
-        asked again after OutOfTime answered about the position deep in the line that was
-        cut: the trick game makes its plays in place, without the undo list, so the state
-        is copied and put back)."""
-        if self._late():
-            raise OutOfTime
-        st = self.st
-        snap = st.snapshot()
-        try:
-            yield
-        except BaseException:
-            st.restore(snap)
-            raise
-        if self._late():
-            raise OutOfTime
-
     # ---- the trick game: one integer for the rest of the round -----------------------
     def _u(self, r: int) -> bool:
         """Can the hero make sure that the outcome of the rest of the round is at least
-        ``r``? (See :meth:`_u_py`.) The compiled core answers unless the engine is
-        ``"python"``."""
+        ``r``? Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks;
+        -1 - g if the hero causes a paradox after winning g more tricks. The hero's final
+        trick points are monotone in u whatever it has won already, so u is a game of its
+        own and its bounds can be stored without the tricks won (the kernel's ``game``)."""
         core = self._loaded_core()
-        if core is None:
-            with self._python_search():
-                return self._u_py(r)
         if r == 0 and self.st.tricks_left >= _RACE_FROM:
             return self._u_raced(r)
         return self._core_answer(core.u, r, self.deadline)
@@ -459,13 +364,25 @@ class Search:
             plays = still
         return not hero_moves
 
-    def _loaded_core(self) -> Core | None:
-        """The compiled core with the current state loaded (None: engine "python")."""
+    def _loaded_core(self) -> Core:
+        """The compiled core with the current state loaded."""
         core = self._core
-        if core is not None:
-            st = self.st
-            core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
+        st = self.st
+        core.load(st.used, st.leader, st.tricks_left, st.trick, st.hands, st.colors)
         return core
+
+    def safe(self, seat: int, plays_needed: int) -> bool:
+        """Is ``seat`` sure to have a legal play at each of its next ``plays_needed`` turns
+        from the current state, whatever the others do? (The kernel's counting fact.)"""
+        return self._loaded_core().safe(seat, plays_needed)
+
+    def _search_order(self, plays: list[Play], p: int, r: int) -> list[Play]:
+        """The plays of seat ``p`` in the order the kernel's search ``u >= r`` tries them
+        (the cornered hero's order at r < 0, else the hero wanting tricks or not)."""
+        if len(plays) < 2:
+            return plays
+        codes = self._loaded_core().order([4 * pl.value + pl.color for pl in plays], p, r)
+        return [Play(c >> 2, c & 3) for c in codes]
 
     def _core_answer(self, call: Callable[..., tuple[bool | None, int]], *args: Any) -> bool:
         """Run ``call(*args)``, a core search, and count its nodes; out of time raises
@@ -495,902 +412,12 @@ class Search:
             raise OutOfTime
         return res
 
-    def _u_py(self, r: int) -> bool:
-        """Can the hero make sure that the outcome of the rest of the round is at least
-        ``r``? Outcome u: g >= 0 if the hero causes no paradox and wins g more tricks;
-        -1 - g if the hero causes a paradox after winning g more tricks. The hero's final
-        trick points are monotone in u whatever it has won already, so u is a game of its
-        own and its bounds can be stored without the tricks won."""
-        st = self.st
-        tl = st.tricks_left
-        if tl == 0:
-            return r <= 0
-        if r > tl:
-            return False
-        if r <= -tl:
-            return True
-        trick = st.trick
-        if r <= 1 - tl:
-            # (r < 0) the hero does not win this trick -- it has played and does not lead
-            # it, or it has not played and surely keeps a losing play: it has at most
-            # tl - 2 more tricks to win before a paradox, so u >= -(tl - 1)
-            leader = st.leader
-            if (self.hero - leader) % st.n < len(trick):
-                if (leader + trick_winner_index(trick)) % st.n != self.hero:
-                    return True
-            elif self._hero_ducks():
-                return True
-            if self._red_holds():
-                return True
-        elif r <= 2 - tl and tl >= 3 and not st.must_follow and self.loss_led:
-            # the hero surely loses this trick and the next: u >= -(tl - 2)
-            if self._hero_ducks_twice():
-                return True
-        self._tick()
-        plays = st.legal()
-        hero = self.hero
-        p = (st.leader + len(trick)) % st.n
-        if not plays:
-            return (-1 if p == hero else 0) >= r
-        key = None
-        if not trick:
-            key = self.key()
-            ent = self.tu.get(key)
-            if ent is not None:
-                if ent[0] >= r:
-                    return True
-                if ent[1] < r:
-                    return False
-            else:
-                lo, hi = self._bounds(tl)
-                self.tu[key] = (lo, hi)
-                if lo >= r:
-                    return True
-                if hi < r:
-                    return False
-        mine = p == hero
-        if r < 0 and trick and self._capacity_holds(r, plays):
-            # every trick the hero still wins takes one of its plays
-            return True
-        if r <= 0 and trick:
-            # the hero is safe for the plays it still has to make (one fewer if it has
-            # played in this trick already)
-            if mine:
-                if self._safe(hero, tl):
-                    return True
-            elif self._safe(hero, tl - ((hero - st.leader) % st.n < len(trick))):
-                return True
-        if r <= 0 and mine and len(plays) > 1:
-            # a play after which the hero is safe for the plays it still needs: the race
-            # (a threatened value played first) that the safe-seat test cannot see before
-            # the play; the search order might try it late, after a costly proof
-            for play in plays:
-                st.push(play)
-                ok = tl == 1 or self._safe(hero, tl - 1)
-                st.pop()
-                if ok:
-                    if key is not None:
-                        self._store(key, tl, 0, True)
-                    return True
-        if r == 1:
-            # the hero surely wins this trick and is then safe for the plays it still
-            # needs: u >= 1 (at its turn, after one of its plays; later, as it stands)
-            if mine:
-                for play in plays:
-                    st.push(play)
-                    ok = self._wins_then_safe()
-                    st.pop()
-                    if ok:
-                        if key is not None:
-                            self._store(key, tl, 1, True)
-                        return True
-            elif (self.hero - st.leader) % st.n < len(trick) and self._wins_then_safe():
-                return True
-        res = not mine
-        # make and unmake each play in place (FastState.push/pop inlined for speed; the
-        # tricks won and token owners are not needed for u and are left alone)
-        n = st.n
-        rows = st.rows
-        hands = st.hands
-        colors = st.colors
-        used = st.used
-        leader = st.leader
-        old = colors[p]
-        led = trick[0].color if trick else -1
-        lost_led = self.loss_led
-        last = len(trick) == n - 1
-        won_r = r - 1 if r >= 1 else r + 1 if r <= -1 else 0
-        for play in self._search_order(plays, p, r):
-            v, c = play
-            sh = 4 * v - 4
-            st.used = used | 1 << (sh + c)
-            row = rows[c]
-            rows[c] = row | 1 << (v - 1)
-            hands[p] -= 1 << sh
-            if led >= 0 and c != led:
-                colors[p] = old & ~(1 << (led if lost_led else c))
-            trick.append(play)
-            if last:
-                w = (leader + trick_winner_index(trick)) % n
-                st.trick = []
-                st.leader = w
-                st.tricks_left = tl - 1
-                sub = self._u_py(won_r if w == hero else r)
-                st.trick = trick
-                st.leader = leader
-                st.tricks_left = tl
-            else:
-                sub = self._u_py(r)
-            trick.pop()
-            colors[p] = old
-            hands[p] += 1 << sh
-            rows[c] = row
-            st.used = used
-            if sub == mine:
-                res = mine
-                break
-        if key is not None:
-            self._store(key, tl, r, res)
-        return res
-
-    def _wins_then_safe(self) -> bool:
-        """The hero has played in this trick (or just completed it): its card surely wins
-        the trick, and it is then safe for every play it still needs, so u >= 1. Surely:
-        its card wins the trick as it stands, no seat still to play holds a card that could
-        beat it on a free cell of a color that seat has (a higher card of the led color or
-        any red on a plain card; a higher red on a red one), and each of them surely has a
-        play (a seat that is stuck ends the round before the trick is won). Cells only
-        fill and colors are only lost, so what cannot beat the card now never can."""
-        st = self.st
-        hero = self.hero
-        n = st.n
-        trick = st.trick
-        tl = st.tricks_left
-        if not trick:
-            # the hero's card completed the trick (st.leader is its winner)
-            return st.leader == hero and (tl == 0 or self._safe(hero, tl))
-        leader = st.leader
-        if (leader + trick_winner_index(trick)) % n != hero:
-            return False
-        card = trick[(hero - leader) % n]
-        for i in range(len(trick), n):
-            seat = (leader + i) % n
-            if self._could_beat(seat, card) or not self._safe(seat, 1):
-                return False
-        return tl == 1 or self._safe(hero, tl - 1)
-
-    def _could_beat(self, seat: int, card: Play) -> bool:
-        """Could ``seat`` ever play a card above ``card``, the best of the trick: a higher
-        value, held, on a free cell of the card's color that it has, or, on a plain card,
-        any held value on a free red cell of a red it has (legality aside: a must-follow
-        reading may forbid it, which only makes the answer safer)."""
-        st = self.st
-        v, c = card
-        cols = st.colors[seat]
-        used = st.used
-        x, sh, w = st.hands[seat], 0, 1
-        while x:
-            if x & 15:
-                free = ~(used >> sh) & cols & 15
-                if free & ~_value_loses(free, c, w < v, c == RED):
-                    return True
-            x >>= 4
-            sh += 4
-            w += 1
-        return False
-
-    def _store(self, key: tuple[int, ...], tl: int, r: int, res: bool) -> None:
-        lo, hi = self.tu.get(key, (-tl, tl))
-        if res:
-            if r > lo:
-                lo = r
-        elif r - 1 < hi:
-            hi = r - 1
-        self.tu[key] = (lo, hi)
-
-    def _bounds(self, tl: int) -> tuple[int, int]:
-        """Bounds on the outcome u at the start of a trick from counting facts alone.
-
-        The hero's *capacity* -- the most plays it can still make, sum over values of
-        min(copies it holds, empty cells of that value in its colors) -- can only shrink.
-        It wins a trick only with a play, so u >= -1 - capacity. If some color keeps it
-        safe (:meth:`_safe`) for the ``tl`` plays it must make, u >= 0; so too if another
-        seat's capacity c is below ``tl`` and the hero is safe for c + 1 turns. Another
-        seat with capacity c is stuck at its (c + 1)-th turn at the latest, which ends the
-        round within c + 1 tricks: the hero wins at most c tricks before any paradox of
-        its own, so u >= -1 - c too. If its capacity is below ``tl`` it is stuck at its
-        (capacity + 1)-th turn at the latest; when every other seat is safe for that many
-        turns, the coalition can make sure that nobody else is stuck first, so u <= -1."""
-        st = self.st
-        hero = self.hero
-        cap = self._capacity(hero)
-        if cap >= tl and self._safe(hero, tl):
-            return 0, tl
-        # another seat that must get stuck at its (c+1)-th turn at the latest, while the
-        # hero is safe for that many turns: the round ends in someone else's paradox
-        least = tl  # the smallest capacity of another seat
-        for seat in range(st.n):
-            if seat != hero:
-                c = self._capacity(seat)
-                if c < tl and self._safe(hero, c + 1):
-                    return 0, tl
-                least = min(least, c)
-        if cap >= tl:
-            return (-1 - least if least < tl else -tl), tl
-        lo = -1 - min(cap, least)
-        turns = cap + 1
-        for seat in range(st.n):
-            if seat != hero and not self._safe(seat, turns):
-                return lo, tl
-        return lo, -1
-
-    def _safe(self, seat: int, plays_needed: int, fillable: int = 15) -> bool:
-        """Counting fact: ``seat`` can make each of its next ``plays_needed`` plays,
-        whatever the others do.
-
-        Its *capacity* cells: empty, of a value it holds, in a color it still has;
-        capacity = sum over values of min(copies, capacity cells). Strategy: follow the led
-        color with a capacity cell if there is one, else make any legal play. Then the led
-        color is lost only when it holds no capacity cell, so each own play lowers the
-        capacity by exactly one, and each play of another seat (one cell) by at most one.
-        The others can ever fill at most min(cells of value v some other holder of v has
-        the color of, copies of v those holders hold) of value v's capacity cells, and the
-        first ``max(0, cells - copies)`` of these fills cost nothing: the *damage* D is
-        the sum over values of what is left. Before the seat's k-th turn from now another
-        seat i plays at most once per trick (in this trick if it has not played yet, and
-        in each later trick up to that turn; the leader of a later trick is unknown), and
-        at most once per copy it holds of the values it can hurt. So with capacity - (k -
-        1) - min(D, sum of those plays) >= 1 for k = ``plays_needed`` (the hardest turn)
-        the seat always has a legal play. (Cells nobody else can fill make D = 0 for their value:
-        this contains the reserved-cell matching.) Needs the official color loss (the led
-        color is lost). Red cells count unless red can never be led (quick-reference
-        reading) while red is unbroken. The others fill only cells of the colors in
-        ``fillable`` (all four by default)."""
-        if not self.loss_led:
-            return False
-        st = self.st
-        hands = st.hands
-        colors = st.colors
-        n = st.n
-        used = st.used
-        cols = colors[seat]
-        if not self.red_ok and not used & st.redrow:
-            cols &= 14
-        cap = 0
-        dmg = 0
-        hits = [0] * n
-        x, sh = hands[seat], 0
-        while x:
-            cnt = x & 15
-            if cnt:
-                free = ~(used >> sh) & cols & 15
-                if free:
-                    e = _BITS[free]
-                    threat = 0
-                    k = 0
-                    for i in range(n):
-                        if i != seat:
-                            hc = hands[i] >> sh & 15
-                            if hc:
-                                m = free & colors[i] & fillable
-                                if m:
-                                    threat |= m
-                                    k += hc
-                                    hits[i] += hc
-                    if e > cnt:
-                        cap += cnt
-                    else:
-                        cap += e
-                    if threat:
-                        a = _BITS[threat]
-                        if k < a:
-                            a = k
-                        if e > cnt:
-                            a -= e - cnt
-                        if a > 0:
-                            dmg += a
-            x >>= 4
-            sh += 4
-        if cap - dmg >= plays_needed:
-            return True
-        # the plays another seat i makes before this seat's last needed turn: in this
-        # trick (if i still plays in it) and one per later trick up to that turn; with
-        # one turn needed in this trick, only the seats between the player to move and
-        # this seat
-        leader = st.leader
-        done = len(st.trick)
-        p0 = leader + done
-        played = (seat - leader) % n < done
-        gap = (seat - p0) % n
-        later = plays_needed if played else plays_needed - 1
-        others = 0
-        for i in range(n):
-            h = hits[i]
-            if h:
-                if later:
-                    turns = later + ((i - leader) % n >= done)
-                else:
-                    turns = (i - p0) % n < gap
-                others += h if h < turns else turns
-        return cap - (dmg if dmg < others else others) >= plays_needed
-
-    # ---- cooperative: some continuation without paradox -------------------------------
-    def _t(self) -> bool:
-        st = self.st
-        tl = st.tricks_left
-        if tl == 0:
-            return True
-        self._tick()
-        plays = st.legal()
-        if not plays:
-            return False
-        key = None
-        if not st.trick:
-            key = self.key()
-            ent = self.tt.get(key)
-            if ent is not None:
-                return ent
-            if not self._cells_suffice():
-                self.tt[key] = False
-                return False
-        if self.nodes > self._limit:
-            raise _Budget
-        res = False
-        if len(plays) > 1:
-            plays = self._order_table(plays)
-        for play in plays:
-            st.push(play)
-            sub = self._t()
-            st.pop()
-            if sub:
-                res = True
-                break
-        if key is not None:
-            self.tt[key] = res
-        return res
-
-    def _red_holds(self) -> bool:
-        """(r = 1 - tl: the coalition needs the hero to win every trick but the last and
-        to be stuck in it) Is the hero safe (:meth:`_safe`) to the end of the round with
-        its red cells out of the others' reach, unless it loses a trick? When it plays
-        red it plays its lowest *live* red (a value it holds whose red cell is empty).
-        Another seat fills the red cell of a value the hero holds only with a red of
-        that value: before the hero's card in this trick (each seat before it, once), or
-        after it, where that red beats a plain card or a lower red and the hero loses the
-        trick; a red below the hero's lowest live red takes none of them. So the safe-seat
-        test holds with only blue, yellow and green cells filled by the others, and with
-        one more turn to survive for each seat that plays before its next turn in this
-        trick (after its card, if it has played: its red may not be its lowest).
-        Official color loss, free following."""
-        st = self.st
-        hero = self.hero
-        if st.must_follow or not st.colors[hero] & 1:
-            return False
-        n = st.n
-        done = len(st.trick)
-        tl = st.tricks_left
-        if (hero - st.leader) % n < done:
-            return self._safe(hero, tl - 1 + n - done, 14)
-        return self._safe(hero, tl + (hero - st.leader - done) % n, 14)
-
-    def _capacity_holds(self, r: int, plays: list[Play]) -> bool:
-        """(r < 0, a trick under way, ``plays`` those of the player to move) Do the
-        capacities alone show u >= r? Another seat with capacity c is stuck at its
-        (c + 1)-th turn at the latest, which ends the round: the hero wins at most c more
-        tricks before that (c + 1 if the seat has played in this trick). Each trick the
-        hero still wins takes one of its plays, and it makes at most its capacity more
-        plays (each lowers it by one at least): so a paradox of the hero comes after at
-        most capacity wins, plus this trick if its card is winning it (a card not winning
-        at its turn never wins the trick). The cornered hero wants few wins: following in
-        another color loses it the led color and can spend more capacity than the card;
-        at its turn it takes the play that leaves the least."""
-        st = self.st
-        hero = self.hero
-        trick = st.trick
-        n = st.n
-        leader = st.leader
-        for i in range(n):
-            if i != hero:
-                if -1 - self._capacity(i) - ((i - leader) % n < len(trick)) >= r:
-                    return True
-        if (hero - leader) % n < len(trick):
-            win = (leader + trick_winner_index(trick)) % n == hero
-            return -1 - self._capacity(hero) - win >= r
-        if (leader + len(trick)) % n != hero:
-            return -1 - self._capacity(hero) >= r
-        for play in plays:
-            w = st.push(play)
-            if w < 0:
-                w = (leader + trick_winner_index(st.trick)) % n
-            lo = -1 - self._capacity(hero) - (w == hero)
-            st.pop()
-            if lo >= r:
-                return True
-        return False
-
-    def _hero_ducks(self) -> bool:
-        """Can the hero, not yet played in this trick, make sure not to win it whatever the
-        others play before its turn? A card that does not win at its turn never wins the
-        trick (later plays only raise the bar). A coalition leader, to make the hero win,
-        leads its lowest card of a color; each seat between fills at most one cell, of a
-        value it holds in a color it has. A leader with no lead at all causes a paradox.
-        On lead itself, see :meth:`_lead_loses`."""
-        st = self.st
-        n = st.n
-        hero = self.hero
-        trick = st.trick
-        p = (st.leader + len(trick)) % n
-        m = (hero - p) % n  # plays of others before the hero's turn
-        if trick:
-            w = trick[trick_winner_index(trick)]
-            return self._duck(trick[0].color, w.value, w.color == 0, p, m)
-        leader = st.leader
-        if leader == hero:
-            return self._lead_loses()
-        for c in range(4):
-            low = self._lowest(leader, c)  # the lowest lead of color c
-            if low and not self._duck(c, low, c == 0, (leader + 1) % n, m - 1):
-                return False
-        return True
-
-    def _takers(self, sh: int, c: int, first: int, m: int) -> set[int]:
-        """The seats, of the ``m`` from ``first`` on, that could fill the cell of color
-        ``c`` of the value at bit ``sh`` (they hold the value and have the color)."""
-        st = self.st
-        seats = ((first + t) % st.n for t in range(m))
-        return {i for i in seats if st.hands[i] >> sh & 15 and st.colors[i] >> c & 1}
-
-    def _fillable(self, sh: int, cells: int, first: int, m: int) -> tuple[int, set[int]]:
-        """Of the hero's ``cells`` of the value at bit ``sh``, at most how many the ``m``
-        seats from ``first`` on can fill (one cell each, of a value it holds in a color it
-        has: at most one per seat holding the value), and those seats."""
-        st = self.st
-        taken = 0
-        by: set[int] = set()
-        for t in range(m):
-            i = (first + t) % st.n
-            if st.hands[i] >> sh & 15 and cells & st.colors[i]:
-                taken |= cells & st.colors[i]
-                by.add(i)
-        return min(_BITS[taken], len(by)), by
-
-    def _duck(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
-        """Does the hero, following a trick led in color ``c`` whose winning card so far is
-        ``best`` (red if ``red``), keep a play that does not win it after the plays of the
-        ``m`` seats from ``first`` on? Losing plays: a lower card of the winning color, a
-        plain card of another color, any plain card once red wins; with the official "no
-        need to follow" all of them are legal, with "must follow" a follow if it has one,
-        else any play."""
-        st = self.st
-        used = st.used
-        cols = st.colors[self.hero]
-        h = st.hands[self.hero]
-        low = low_hit = follow = total = hit = 0
-        low_by: set[int] = set()
-        by: set[int] = set()
-        for v in range(1, st.nv + 1):
-            sh = 4 * v - 4
-            if h >> sh & 15:
-                free = ~(used >> sh) & cols & 15
-                lose = _value_loses(free, c, v < best, red)
-                if free >> c & 1:
-                    follow += 1
-                    if lose >> c & 1:
-                        low += 1
-                        takers = self._takers(sh, c, first, m)
-                        low_hit += bool(takers)
-                        low_by |= takers
-                if lose:
-                    total += _BITS[lose]
-                    x, seats = self._fillable(sh, lose, first, m)
-                    hit += x
-                    by |= seats
-        if st.must_follow:
-            if low - min(low_hit, len(low_by)) >= 1:
-                return True
-            if follow:  # it must follow, and every follow may win
-                return False
-        # (must follow with no follow: no cell of the led color is counted)
-        return total - min(hit, len(by)) >= 1
-
-    def _hero_ducks_twice(self, choose: bool = True) -> bool:
-        """Does the hero surely lose this trick and the next? (The cornered hero, official
-        reading.) This trick as in :meth:`_hero_ducks` (or the hero has played and does
-        not lead it). Next trick: any seat that can still win this one leads, its lowest
-        card of a color it has (a higher lead only widens the hero's losing plays); before
-        the hero's turn each seat still to play in this trick fills one cell, and each seat
-        between the next leader and the hero one more. The hero's own play now, unless it
-        leads, may cost it the led color (not if it surely keeps a losing follow); the
-        card it plays takes its worst card, or (``choose``, when it does not lead) it
-        plays one of the losing cards that hurt no next lead, if one of them surely stays
-        free until its turn."""
-        st = self.st
-        n = st.n
-        hero = self.hero
-        leader = st.leader
-        trick = st.trick
-        win = trick_winner_index(trick) if trick else 0  # the winning play so far
-        played = (hero - leader) % n < len(trick)
-        if played:
-            if (leader + win) % n == hero:
-                return False
-        elif not self._hero_ducks():
-            return False
-        still = [(leader + t) % n for t in range(len(trick), n)]
-        still = [i for i in still if i != hero]
-        leaders = set(still)
-        if trick:
-            leaders.add((leader + win) % n)
-        cols = st.colors[hero]
-        # the hero's colors in the next trick, with the losing cards it may play now (the
-        # cells, and the seats before its turn: first, how many); None: the worst card
-        # and the led color (-1: the hero leads it, any)
-        colsets: list[tuple[int, int | None, int, int, int]]
-        if played or leader == hero:
-            colsets = [(cols, None, 0, 0, trick[0].color if trick else -1)]
-        elif trick:
-            # it keeps the led color if it surely has a follow that loses (and plays it)
-            c0 = trick[0].color
-            best = trick[win]
-            p0 = (leader + len(trick)) % n
-            m = (hero - p0) % n
-            red = best.color == 0
-            if self._low_follow(c0, best.value, red, p0, m):
-                colsets = [(cols, self._losing_cells(c0, best.value, red, True), p0, m, c0)]
-            else:
-                lose = self._losing_cells(c0, best.value, red, False)
-                colsets = [(cols & ~(1 << c0), lose, p0, m, c0)]
-        else:
-            # the color the leader leads (with its lowest card of it: a higher one only
-            # widens the hero's losing plays, and its cell is none of them)
-            m = (hero - leader) % n - 1
-            colsets = []
-            for c in range(4):
-                low = self._lowest(leader, c)
-                if low:
-                    lose = self._losing_cells(c, low, c == 0, False)
-                    colsets.append((cols & ~(1 << c), lose, (leader + 1) % n, m, c))
-        for hc, cands, first, m, led in colsets:
-            bad = 0  # the cards the hero may not play now
-            worst_ok = True
-            for nl in leaders:
-                fills = dict.fromkeys(still, 1)
-                j = (nl + 1) % n
-                while j != hero:
-                    fills[j] = fills.get(j, 0) + 1
-                    j = (j + 1) % n
-                for c in range(4):
-                    low = self._lowest(nl, c)
-                    if not low:
-                        continue
-                    # the next leader wins this trick: if it is still to play, its card
-                    # is of the led color or red
-                    rows = (1 << led | 1) if nl in still and led >= 0 else 15
-                    margin, worst, bad_lead = self._loser_margin(hc, fills, c, low, nl, rows)
-                    if margin < 0:
-                        return False
-                    if not played and margin < worst:
-                        worst_ok = False
-                        bad |= bad_lead
-            if worst_ok:
-                continue
-            if not choose or cands is None or not self._surely_free(cands & ~bad, first, m):
-                return False
-        return True
-
-    def _lowest(self, seat: int, c: int) -> int:
-        """The lowest value ``seat`` can play in color ``c`` (0: none)."""
-        st = self.st
-        if not st.colors[seat] >> c & 1:
-            return 0
-        for v in range(1, st.nv + 1):
-            if st.hands[seat] >> (4 * v - 4) & 15 and not st.used >> (4 * v - 4 + c) & 1:
-                return v
-        return 0
-
-    def _losing_cells(self, c: int, best: int, red: bool, follows: bool) -> int:
-        """The hero's plays (as cells) that do not win a trick led in color ``c`` whose
-        winning card is ``best`` (red if ``red``): a plain card once red wins, a lower red;
-        else a plain card of another color, a lower card of the led color (``follows``:
-        only the plays of the led color)."""
-        st = self.st
-        cols = st.colors[self.hero]
-        h = st.hands[self.hero]
-        out = 0
-        for v in range(1, st.nv + 1):
-            sh = 4 * v - 4
-            if not h >> sh & 15:
-                continue
-            lose = _value_loses(~(st.used >> sh) & cols & 15, c, v < best, red)
-            if follows:
-                lose &= 1 << c
-            out |= lose << sh
-        return out
-
-    def _surely_free(self, cells: int, first: int, m: int) -> bool:
-        """Is one of the hero's ``cells`` still free at its turn, whatever the ``m`` seats
-        from ``first`` on play before it (one cell each, of a value it holds in a color it
-        has)?"""
-        st = self.st
-        count = hit = 0
-        by: set[int] = set()
-        for v in range(1, st.nv + 1):
-            sh = 4 * v - 4
-            x = cells >> sh & 15
-            if not x:
-                continue
-            count += _BITS[x]
-            y, seats = self._fillable(sh, x, first, m)
-            hit += y
-            by |= seats
-        return count - min(hit, len(by)) >= 1
-
-    def _low_follow(self, c: int, best: int, red: bool, first: int, m: int) -> bool:
-        """Does the hero surely keep a follow of the led color ``c`` that does not win (the
-        winning card so far ``best``, red if ``red``), whatever the ``m`` seats from
-        ``first`` fill before its turn? (Following keeps the color.)"""
-        st = self.st
-        if not st.colors[self.hero] >> c & 1:
-            return False
-        low = hit = 0
-        by: set[int] = set()
-        for v in range(1, st.nv + 1):
-            sh = 4 * v - 4
-            if not st.hands[self.hero] >> sh & 15 or st.used >> (sh + c) & 1:
-                continue
-            if not ((red and c != 0) or v < best):
-                continue
-            low += 1
-            takers = self._takers(sh, c, first, m)
-            hit += bool(takers)
-            by |= takers
-        return low - min(hit, len(by)) >= 1
-
-    def _loser_margin(
-        self, cols: int, fills: dict[int, int], c: int, best: int, nl: int = -1, rows: int = 15
-    ) -> tuple[int, int, int]:
-        """For a trick led in color ``c`` with ``best`` as its lowest possible winning card,
-        the hero with colors ``cols``: how many of its losing plays are left after the
-        fills of the other seats (``fills``: how many cells each may fill, only of a value
-        it holds in a color it has), minus one (>= 0: it keeps one); the most of them one
-        play of its own now can take (a single copy of a value takes all its cells, one
-        of two copies one cell); and the cells of its plays now that would take more than
-        that margin. Seat ``nl`` fills only in the colors ``rows``. Official reading only
-        (no need to follow: every losing play is legal)."""
-        st = self.st
-        total = worst = hit = 0
-        by: set[int] = set()
-        loses: list[tuple[int, int, int]] = []
-        for v in range(1, st.nv + 1):
-            sh = 4 * v - 4
-            cnt = st.hands[self.hero] >> sh & 15
-            if not cnt:
-                continue
-            lose = _lose_mask(~(st.used >> sh) & cols & 15, c, v < best)
-            if not lose:
-                continue
-            total += _BITS[lose]
-            worst = max(worst, _BITS[lose] if cnt == 1 else 1)
-            loses.append((sh, cnt, lose))
-            cells = most = 0  # (each seat fills at most its copies of the value)
-            for i in fills:
-                ci = st.colors[i] & (rows if i == nl else 15)
-                if st.hands[i] >> sh & 15 and lose & ci:
-                    cells |= lose & ci
-                    most += min(st.hands[i] >> sh & 15, fills[i])
-                    by.add(i)
-            hit += min(_BITS[cells], most)
-        margin = total - min(hit, sum(fills[i] for i in by)) - 1
-        bad = 0
-        for sh, cnt, lose in loses:
-            if cnt == 1:
-                if _BITS[lose] > margin:
-                    bad |= 15 << sh
-            elif margin < 1:
-                bad |= lose << sh
-        return margin, worst, bad
-
-    def _lead_loses(self) -> bool:
-        """Has the hero, on lead, a lead that surely loses the trick? It does if a seat after
-        it can only beat it or has no play at all (a paradox ends the round: the cornered
-        hero is glad of it): with the official "no need to follow", when each play it has
-        is a higher card of the led color or (plain lead) a red; with "must follow", when
-        its plays of the led color are all higher and more than the seats between could
-        fill. Cells only fill, so what holds now holds at its turn. Red leads count only
-        once red is broken (the lead rules allow more: fewer is sound)."""
-        st = self.st
-        n = st.n
-        hero = self.hero
-        used = st.used
-        cols = st.colors[hero]
-        if not used & st.redrow:
-            cols &= 14
-        h = st.hands[hero]
-        nv = st.nv
-        for v in range(1, nv + 1):
-            sh = 4 * v - 4
-            if not h >> sh & 15:
-                continue
-            free = ~(used >> sh) & cols & 15
-            for c in range(4):
-                if not free >> c & 1:
-                    continue
-                after = used | 1 << (sh + c)
-                for t in range(1, n):
-                    i = (hero + t) % n
-                    hi = st.hands[i]
-                    ci = st.colors[i]
-                    if not st.must_follow:
-                        if all(
-                            not (
-                                ~(after >> (4 * w - 4)) & ci & 15
-                                & (14 if c else 15)
-                                & ~(1 << c if w > v else 0)
-                            )
-                            for w in range(1, nv + 1)
-                            if hi >> (4 * w - 4) & 15
-                        ):
-                            return True
-                        continue
-                    if not ci >> c & 1:
-                        continue
-                    opts = [
-                        w for w in range(1, nv + 1)
-                        if hi >> (4 * w - 4) & 15 and not after >> (4 * w - 4 + c) & 1
-                    ]
-                    if not opts or min(opts) < v:
-                        continue
-                    by: set[int] = set()
-                    hit = 0
-                    for w in opts:
-                        takers = self._takers(4 * w - 4, c, (hero + 1) % n, t - 1)
-                        hit += bool(takers)
-                        by |= takers
-                    if len(opts) - min(hit, len(by)) >= 1:
-                        return True
-        return False
-
-    def _capacity(self, seat: int) -> int:
-        """The most plays ``seat`` can still make: sum over values of min(copies it holds,
-        empty cells of that value in its colors). Cells only fill and colors are only lost,
-        so this never grows."""
-        st = self.st
-        cols = st.colors[seat]
-        used = st.used
-        cap = 0
-        x, sh = st.hands[seat], 0
-        while x:
-            cnt = x & 15
-            if cnt:
-                free = _BITS[~(used >> sh) & cols & 15]
-                cap += cnt if cnt < free else free
-            x >>= 4
-            sh += 4
-        return cap
-
-    def _cells_suffice(self) -> bool:
-        """Counting facts at the start of a trick, when every seat still makes ``tl``
-        plays: each seat's capacity must reach ``tl``; and the plays still to come need
-        distinct empty cells, value v filling at most min(copies of v in hands, empty cells
-        of v in a color some holder of v still has)."""
-        st = self.st
-        tl = st.tricks_left
-        n = st.n
-        for seat in range(n):
-            if self._capacity(seat) < tl:
-                return False
-        used = st.used
-        room = 0
-        sh = 0
-        hands = st.hands
-        colors = st.colors
-        for _ in range(st.nv):
-            free = ~(used >> sh) & 15
-            if free:
-                # holders of this value: (copies, empty cells they can fill)
-                holders = []
-                for i in range(n):
-                    c = hands[i] >> sh & 15
-                    if c:
-                        m = colors[i] & free
-                        if m:
-                            holders.append((c, m))
-                if holders:
-                    room += _fill(free, holders)
-            sh += 4
-        return room >= n * tl
-
-    # ---- score: the hero's final round score ------------------------------------------
-    def _final_score(self, paradox_seat: int) -> int:
-        st = self.st
-        h = self.hero
-        w = st.won[h]
-        if paradox_seat == h:
-            return -w
-        met = w <= 4 if self._at_most_4 else w == self._pred
-        if not met:
-            return w
-        mask = st.owners[h]
-        if paradox_seat >= 0 and self._removed and st.trick:
-            n = st.n
-            for i, pl in enumerate(st.trick):
-                if (st.leader + i) % n == h:
-                    mask &= ~(1 << pl.cell)
-        g = self._groups.get(mask)
-        if g is None:
-            g = largest_group(mask, self._row_order, self._diagonal)
-            self._groups[mask] = g
-        return w + g
-
     def _s(self, k: int) -> bool:
-        """Can the hero make sure its round score is at least ``k``? The compiled core
-        answers unless the engine is ``"python"``."""
+        """Can the hero make sure its round score is at least ``k``?"""
         core = self._loaded_core()
-        if core is None:
-            with self._python_search():
-                return self._s_py(k)
         h = self.hero
         won, own = self.st.won[h], self.st.owners[h]
         return self._core_answer(core.score_at_least, k, won, own, self.deadline)
-
-    def _s_py(self, k: int) -> bool:
-        """Can the hero make sure its round score is at least ``k``? (Plain Python.)"""
-        st = self.st
-        tl = st.tricks_left
-        if tl == 0:
-            return self._final_score(-1) >= k
-        self._tick()
-        plays = st.legal()
-        p = (st.leader + len(st.trick)) % st.n
-        if not plays:
-            return self._final_score(p) >= k
-        key = None
-        if not st.trick:
-            key = self.score_key()
-            ent = self.ts.get(key)
-            if ent is not None:
-                if ent[0] >= k:
-                    return True
-                if ent[1] < k:
-                    return False
-            floor = self._score_floor()
-            if not self._bonus_possible(tl) or k <= floor or k > self._bonus_ceiling(tl):
-                # score >= k <=> trick points >= k (the score is never below the trick
-                # points): without a possible bonus they are equal; a score of at most the
-                # prediction, with or without the bonus, needs as many trick points; and
-                # above every score with a bonus the score is the trick points
-                res = self.tricks_at_least(k)
-                self._store_score(key, k, res)
-                return res
-            enough = self._u(max(floor - st.won[self.hero], 0))
-            if not enough or (
-                k == floor + 1 and st.owners[self.hero] and not self._at_most_4
-            ):
-                # a score above the prediction needs the hero to cause no paradox and to
-                # win at least its prediction (the bonus, or more tricks than that); with
-                # a token already it then scores at least one more than the prediction
-                self._store_score(key, k, enough)
-                return enough
-        mine = p == self.hero
-        res = not mine
-        for play in self._order(plays, p, True):
-            st.push(play)
-            sub = self._s_py(k)
-            st.pop()
-            if sub == mine:
-                res = mine
-                break
-        if key is not None:
-            self._store_score(key, k, res)
-        return res
-
-    def _store_score(self, key: tuple[int, ...], k: int, res: bool) -> None:
-        lo, hi = self.ts.get(key, (-1000, 1000))
-        if res:
-            lo = max(lo, k)
-        else:
-            hi = min(hi, k - 1)
-        self.ts[key] = (lo, hi)
 
     def _bonus_possible(self, tl: int) -> bool:
         """Can the hero's prediction still succeed? (3-5 players: the prediction lies
@@ -1400,15 +427,6 @@ class Search:
             return w <= 4
         pred = self._pred
         return pred is not None and w <= pred <= w + tl
-
-    def _score_floor(self) -> int:
-        """Up to this score the score question is the trick question (see _s_py): the
-        prediction, with 3-5 players; 0 with 2 (a bonus needs at most 4 tricks, so a
-        score may pass k with fewer than k trick points; 0 too without a prediction, when
-        no bonus is possible and every score is the trick points)."""
-        if self._at_most_4 or self._pred is None:
-            return 0
-        return self._pred
 
     def _bonus_ceiling(self, tl: int) -> int:
         """No score with a bonus is above this, with ``tl`` tricks left and the bonus
@@ -1430,151 +448,17 @@ class Search:
             sh += 4
         group = min(
             largest_group(reach, self._row_order, self._diagonal),
-            bin(own).count("1") + min(tl, self._capacity(h)),
+            bin(own).count("1") + min(tl, self._loaded_core().capacity(h)),
         )
         tricks = min(4, st.won[h] + tl) if self._at_most_4 else self._pred
         assert tricks is not None  # (the bonus is possible)
         return tricks + group
 
-    # ---- move ordering ----------------------------------------------------------------
-    def _search_order(self, plays: list[Play], p: int, r: int) -> list[Play]:
-        """The plays of seat ``p`` in the order the search ``u >= r`` tries them: the
-        cornered hero's order at r < 0, else the hero wanting tricks (r > 0) or not."""
-        return self._order_low(plays, p) if r < 0 else self._order(plays, p, r > 0)
-
-    def _order_low(self, plays: list[Play], p: int) -> list[Play]:
-        """Order when the hero aims to win few tricks (r < 0): the hero keeps its colors
-        but first plays that cannot win the trick as it stands; the coalition as usual."""
-        if len(plays) < 2:
-            return plays
-        trick = self.st.trick
-        if p != self.hero:
-            plays = self._order(plays, p, False)
-            if trick and all(pl.color != trick[0].color for pl in plays):
-                # a coalition seat that cannot follow the led color: red last. Session 7,
-                # every play of 132 such nodes searched on its own: 15 % of the red plays
-                # refuted the cornered hero, 44 % of the others (first-lead plays up to
-                # 73 % fewer nodes; from 5 or 6 tricks left no change)
-                plays = sorted(plays, key=lambda pl: pl.color == 0)
-            st = self.st
-            hero = self.hero
-            done = len(trick)
-            if trick and (hero - st.leader) % st.n < done:
-                w = trick_winner_index(trick)
-                if (st.leader + w) % st.n == hero:
-                    # the hero is winning this trick: letting it win comes first
-                    hv, hc = trick[w]
-                    led = trick[0].color
-                    plays = sorted(
-                        plays,
-                        key=lambda pl: (pl.value > hv and pl.color == 0) if hc == 0
-                        else (pl.color == 0 or (pl.color == led and pl.value > hv)),
-                    )
-            if st.tricks_left <= LEARNED_TL:
-                plays = self._order_learned(plays)
-            return plays
-        if not trick:
-            return sorted(plays, key=lambda pl: (pl.color == 0, pl.value))
-        led = trick[0].color
-        top_red = max((pl.value for pl in trick if pl.color == 0), default=0)
-        top_led = max(pl.value for pl in trick if pl.color == led)
-
-        def rank(pl: Play) -> tuple[bool, bool, bool, int]:
-            v, c = pl
-            wins = v > top_red if c == 0 else (not top_red and c == led and v > top_led)
-            return (wins, c != led, c == 0, v)
-
-        return sorted(plays, key=rank)
-
-    def _hero_open_colors(self) -> int:
-        """The colors (mask) in which the hero still has a free cell of a value it holds,
-        so that it can follow a lead of them with a play."""
-        st = self.st
-        hh = st.hands[self.hero]
-        hc = st.colors[self.hero]
-        cols = 0
-        for v in range(1, st.nv + 1):
-            if hh >> (4 * v - 4) & 15:
-                cols |= ~(st.used >> (4 * v - 4)) & hc & 15
-        return cols
-
-    def _order_learned(self, plays: list[Play]) -> list[Play]:
-        """The coalition's plays when the hero is cornered (r < 0), from LEARNED_TL tricks
-        left down: stably sorted by their score in LEARNED_WEIGHTS, higher first (session
-        8: weights fitted on labelled coalition nodes to the fewest nodes spent before the
-        refuting play; see core.LEARNED_WEIGHTS for the rows and columns)."""
-        st = self.st
-        hero = self.hero
-        trick = st.trick
-        used = st.used
-        hh = st.hands[hero]
-        hc = st.colors[hero]
-        nv = st.nv
-        top = max((v for v in range(1, nv + 1) if hh >> (4 * v - 4) & 15), default=0)
-        lead_cols = 0 if trick else self._hero_open_colors()
-        led = wv = wc = -1
-        ctx = 0
-        if trick:
-            led = trick[0].color
-            w = trick_winner_index(trick)
-            wv, wc = trick[w]
-            if (hero - st.leader) % st.n < len(trick):
-                ctx = 2 if (st.leader + w) % st.n == hero else 1
-            else:
-                ctx = 3
-        weights = [int(x) for x in LEARNED_WEIGHTS[ctx]]
-
-        def score(pl: Play) -> int:
-            v, c = pl
-            cnt = hh >> (4 * v - 4) & 15
-            hit = cnt > 0 and hc >> c & 1 == 1
-            takes = bool(trick) and (v > wv if c == wc else c == 0)
-            feats = (
-                c == led,
-                c == 0,
-                takes,
-                hit,
-                hit and bin(~(used >> (4 * v - 4)) & hc & 15).count("1") <= cnt,
-                hit and v == top,
-                v > nv // 2,
-                lead_cols >> c & 1 == 1,
-            )
-            return sum(wt for wt, f in zip(weights, feats, strict=True) if f)
-
-        return sorted(plays, key=lambda pl: -score(pl))
-
-    def _order(self, plays: list[Play], p: int, want_tricks: bool) -> list[Play]:
-        """Plays likely to decide first: the hero keeps its colors; the coalition takes
-        the hero's cells."""
-        if len(plays) < 2:
-            return plays
-        st = self.st
-        hero = self.hero
-        trick = st.trick
-        led = trick[0].color if trick else -1
-        if p == hero:
-            if want_tricks:
-                return sorted(plays, key=lambda pl: (pl.color != led, pl.color != 0, -pl.value))
-            return sorted(plays, key=lambda pl: (pl.color != led, pl.color == 0, pl.value))
-        hh = st.hands[hero]
-        hc = st.colors[hero]
-        # a leader leads first the colors in which the hero can still play (it must follow
-        # them, spending a cell, or lose the color)
-        lead_cols = 0 if trick else self._hero_open_colors()
-
-        def threat(pl: Play) -> int:
-            v, c = pl
-            hit = 1 if hh >> (4 * v - 4) & 15 and hc >> c & 1 else 0
-            return -(hit * 2 + (c == led or lead_cols >> c & 1 == 1))
-
-        return sorted(plays, key=threat)
-
     def table(self) -> bool:
         """Can the players together finish the round with no paradox? Depth-first search
         with restarts: short searches with different play orders and a growing node
         budget, then one without a budget. Only finished sub-searches are stored in the
-        table, so every stored answer is proven and restarts reuse them. The compiled core
-        answers unless the engine is ``"python"``."""
+        table, so every stored answer is proven and restarts reuse them."""
         res = self._table(-1)
         assert res is not None
         return res
@@ -1587,63 +471,12 @@ class Search:
 
     def _table(self, cap: int) -> bool | None:
         core = self._loaded_core()
-        if core is not None:
-            try:
-                return self._core_answer(core.table, self.deadline, cap)
-            except OutOfTime:
-                if core.capped:
-                    return None
-                raise
-        end = self.nodes + cap
-        budget = 2000
-        attempt = 0
-        while True:
-            self._mode = attempt % 3
-            self._limit = self.nodes + budget if budget < 2_000_000 else 1 << 62
-            if 0 <= cap and end <= self._limit:
-                self._limit = end
-            try:
-                with self._python_search():  # (a restart's budget: the state put back)
-                    return self._t()
-            except _Budget:
-                pass
-            if cap >= 0 and self._limit == end:  # (the cap, not a restart's budget)
+        try:
+            return self._core_answer(core.table, self.deadline, cap)
+        except OutOfTime:
+            if core.capped:
                 return None
-            attempt += 1
-            if self._mode == 2:
-                budget *= 4
-
-    def _order_table(self, plays: list[Play]) -> list[Play]:
-        """For finding a paradox-free line, by the attempt's mode: (0) follow the led color
-        (no color lost), then fill the cells fewest other seats could fill, low values
-        first; (1) follow the led color, high values first; (2) follow the led color, in
-        a seeded random order."""
-        st = self.st
-        mode = self._mode
-        if mode:
-            led = st.trick[0].color if st.trick else -1
-            if mode == 1:
-                return sorted(plays, key=lambda pl: (pl.color != led, -pl.value))
-            plays = list(plays)
-            self._rng.shuffle(plays)
-            return sorted(plays, key=lambda pl: pl.color != led)
-        trick = st.trick
-        led = trick[0].color if trick else -1
-        p = (st.leader + len(trick)) % st.n
-        hands = st.hands
-        colors = st.colors
-        others = [(hands[i], colors[i]) for i in range(st.n) if i != p]
-
-        def rank(pl: Play) -> tuple[bool, int, int]:
-            v, c = pl
-            sh = 4 * v - 4
-            rivals = 0
-            for h, cm in others:
-                if h >> sh & 15 and cm >> c & 1:
-                    rivals += 1
-            return (c != led, rivals, v)
-
-        return sorted(plays, key=rank)
+            raise
 
     # ---- exact values on the current state ------------------------------------------
     def _final(self, u: int) -> int:
@@ -1702,12 +535,8 @@ class Search:
         return lo, hi
 
     def _u_within(self, r: int, cap: int) -> bool | None:
-        """``_u(r)`` within about ``cap`` nodes: None when they are used up. (The Python
-        engine has no cap: it searches to the end.)"""
+        """``_u(r)`` within about ``cap`` nodes: None when they are used up."""
         core = self._loaded_core()
-        if core is None:
-            with self._python_search():
-                return self._u_py(r)
         try:
             return self._core_answer(core.u, r, self.deadline, cap)
         except OutOfTime:
@@ -1899,7 +728,7 @@ class Search:
             if not plays:
                 break
             p = st.to_move
-            ordered = self._order(plays, p, True)
+            ordered = self._search_order(plays, p, 1)
             if question == "table":
                 chosen = self._table_step(ordered)
             else:
@@ -1947,8 +776,8 @@ class Search:
         raise SearchError("principal variation lost the value")  # pragma: no cover
 
 
-def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> Value:
-    """The value of a finished round (or a paradox position)."""
+def _terminal_value(pos: Position, hero: int, question: str) -> Value:
+    """The value of a finished round (or a paradox position), from the rules engine."""
     if question == "table":
         return pos.tricks_left == 0
     by = pos.paradox_by
@@ -1956,7 +785,7 @@ def _terminal_value(pos: Position, hero: int, question: str, search: Search) -> 
         return by != hero
     if question == "tricks":
         return pos.trick_points(hero)
-    return search._final_score(-1 if by is None else by)
+    return pos.trick_points(hero) + pos.bonus(hero)
 
 
 MAX_JOBS = 64
@@ -1971,18 +800,18 @@ def check_jobs(jobs: int) -> int:
     return min(jobs or os.cpu_count() or 1, MAX_JOBS)
 
 
-def _long(pos: Position, engine: str) -> bool:
+def _long(pos: Position) -> bool:
     """Can a compiled search of ``pos`` take long (seconds or more)? Then one job runs in
     a worker thread, without the GIL (see run_in_threads); a small one stays here (a thread
     for each tiny solve cost more than the solve)."""
-    return engine == "compiled" and pos.tricks_left >= _LONG_FROM
+    return pos.tricks_left >= _LONG_FROM
 
 
-def _narrows(pos: Position, engine: str) -> bool:
+def _narrows(pos: Position) -> bool:
     """Does a compiled solve of ``pos`` narrow each play's range before its exact value
     (see Search.narrow_u)? From _NARROW_FROM tricks left, where exact values take
     minutes; below, the narrowing would only add searches to answers of seconds."""
-    return engine == "compiled" and pos.tricks_left >= _NARROW_FROM
+    return pos.tricks_left >= _NARROW_FROM
 
 
 def deadline_after(timeout: float | None, start: float) -> float | None:
@@ -2151,9 +980,8 @@ def solve(
     question: str,
     timeout: float | None = None,
     progress: Progress | None = None,
-    engine: str = DEFAULT_ENGINE,
-    jobs: int = 1,
     *,
+    jobs: int = 1,
     stop: StopSignal | None = None,
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
@@ -2163,8 +991,7 @@ def solve(
     plays of the player to move are searched (``tricks`` and ``score``: each play's
     paradox verdict, from the first lead each play's range by short searches, then each
     play's exact value, with its proven range as it narrows).
-    ``engine``: "compiled" (the numba core, default) or "python" (the same search in
-    plain Python, for cross-checks). ``jobs``: how many plays to search at once, each in
+    ``jobs``: how many plays to search at once, each in
     a thread with its own search and table (0: one per core); the answer is the same.
     ``stop``: a :class:`StopSignal` that ends the solve early, as a timeout would."""
     _check_question(question)
@@ -2174,13 +1001,13 @@ def solve(
         check_prediction(pos, hero)
     if stop is not None and not isinstance(stop, StopSignal):
         raise SearchError(f"stop must be a StopSignal, not {stop!r}")
-    start = search_clock(engine)
+    start = search_clock()
     deadline = deadline_after(timeout, start)
-    search = Search(pos, hero, deadline, engine)
+    search = Search(pos, hero, deadline)
     plays = pos.legal_plays()
     to_move = pos.to_move
     if not plays:
-        value = _terminal_value(pos, hero, question, search)
+        value = _terminal_value(pos, hero, question)
         return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
     twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
     searched = [i for i, twin in enumerate(twins) if twin is None]  # a twin takes its value
@@ -2192,7 +1019,7 @@ def solve(
     # leaves narrower ranges.
     phases: tuple[str, ...] = ("exact",)
     if question in ("tricks", "score"):
-        phases = ("sign", "narrow", "exact") if _narrows(pos, engine) else ("sign", "exact")
+        phases = ("sign", "narrow", "exact") if _narrows(pos) else ("sign", "exact")
     signs: dict[int, bool] = {}
     ranges: dict[int, tuple[int, int]] = {}
     narrowed: dict[int, tuple[int, int]] = {}  # a play's range of u from narrow_u
@@ -2200,12 +1027,12 @@ def solve(
     under_way: dict[int, tuple[int, int] | None] = {}  # a play cut short: its range then
     solved_by: dict[int, Search] = {}  # the search (and table) that found a play's value
     searches = [search] + [
-        Search(pos, hero, deadline, engine) for _ in range(min(jobs, len(searched)) - 1)
+        Search(pos, hero, deadline) for _ in range(min(jobs, len(searched)) - 1)
     ]
     free: queue.SimpleQueue[Search] = queue.SimpleQueue()
     for s in searches:
         free.put(s)
-    steps = _Steps(len(phases) * len(searched), progress, jobs, _long(pos, engine))
+    steps = _Steps(len(phases) * len(searched), progress, jobs, _long(pos))
 
     def step(phase: str, i: int) -> None:
         """Search play i's sign or exact value on a free search (its state is the
@@ -2354,7 +1181,7 @@ def _with_line(
     pv: list[Play] = []
     try:
         if question != "table" or value:
-            first = next(pl for pl in search._order(list(plays), pos.to_move, True)
+            first = next(pl for pl in search._search_order(list(plays), pos.to_move, 1)
                          if results[plays.index(pl)] == value)
             i = plays.index(first)
             twin = twins[i]
@@ -2428,7 +1255,6 @@ def value_only(
     hero: int,
     question: str,
     timeout: float | None = None,
-    engine: str = DEFAULT_ENGINE,
 ) -> Value:
     """Just the value (no per-play values, no line): cheaper than :func:`solve`. Out of
     time: None, and nothing more; :func:`solve` keeps the range proven (``Answer.bounds``)."""
@@ -2436,10 +1262,10 @@ def value_only(
     check_hero(pos, hero)
     if question == "score":
         check_prediction(pos, hero)
-    deadline = deadline_after(timeout, search_clock(engine))
-    search = Search(pos, hero, deadline, engine)
+    deadline = deadline_after(timeout, search_clock())
+    search = Search(pos, hero, deadline)
     if not pos.legal_plays():
-        return _terminal_value(pos, hero, question, search)
+        return _terminal_value(pos, hero, question)
     with _ctrl_c_stops([search]) as guard:
         try:
             value = search.exact(question)
@@ -2491,7 +1317,7 @@ def dd_table(
     pos: Position,
     timeout: float | None = None,
     progress: Progress | None = None,
-    engine: str = DEFAULT_ENGINE,
+    *,
     jobs: int = 1,
 ) -> DDTable:
     """For every seat as hero: the paradox verdict, the guaranteed trick points and the
@@ -2504,13 +1330,12 @@ def dd_table(
     exactly. Each seat keeps its own search (and table) throughout.
     ``jobs``: how many seats to search at once, in threads (0: one per core)."""
     need_position(pos, SearchError)
-    check_engine(engine)
     jobs = check_jobs(jobs)
-    start = search_clock(engine)
+    start = search_clock()
     deadline = deadline_after(timeout, start)
     n = pos.rules.players
     terminal = not pos.legal_plays()
-    searches = [Search(pos, seat, deadline, engine) for seat in range(n)]
+    searches = [Search(pos, seat, deadline) for seat in range(n)]
     vals: dict[tuple[int, str], Value] = {}
     ranges: dict[tuple[int, str], tuple[int, int]] = {}
     questions = ("paradox", "tricks", "score")
@@ -2518,11 +1343,11 @@ def dd_table(
     # before any is searched exactly (as solve does for each play): a timeout then
     # leaves every seat a narrower range than its sign's
     phases: tuple[str, ...] = ("paradox", "narrow", "tricks", "score")
-    if terminal or not _narrows(pos, engine):
+    if terminal or not _narrows(pos):
         phases = questions
     names = {"paradox": "paradox verdict", "narrow": "trick points range",
              "tricks": "trick points", "score": "score"}
-    steps = _Steps(len(phases) * n, progress, jobs, _long(pos, engine))
+    steps = _Steps(len(phases) * n, progress, jobs, _long(pos))
 
     def out_of_time(seat: int, q: str) -> None:
         """Seat ``seat``'s search ran out of time on ``q``: keep the range proven."""
@@ -2558,7 +1383,7 @@ def dd_table(
                 except SearchError:
                     return
             if terminal:
-                vals[seat, q] = _terminal_value(pos, seat, q, search)
+                vals[seat, q] = _terminal_value(pos, seat, q)
                 return
             if (seat, q) in ranges:
                 return  # out of time while narrowing: that range stands
@@ -2612,13 +1437,11 @@ def warm_up() -> None:
     _make_ready()
 
 
-def search_clock(engine: str = DEFAULT_ENGINE) -> float:
-    """The moment a search's timeout and its reported seconds count from: on the
-    compiled engine, after the core is ready, since its first compile after an install
-    (40 s to 2 minutes) is not the search's time and would otherwise turn a first answer with a
-    timeout into "unknown"."""
-    if engine == "compiled":
-        _make_ready()
+def search_clock() -> float:
+    """The moment a search's timeout and its reported seconds count from: after the
+    kernel is ready, since its first compile after an install is not the search's time
+    and would otherwise turn a first answer with a timeout into "unknown"."""
+    _make_ready()
     return time.perf_counter()
 
 
