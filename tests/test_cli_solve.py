@@ -15,7 +15,9 @@ from oracles.gen import random_line, start_position
 from oracles.minimax_ref import minimax, terminal_value
 
 from catbox_solver.cli import main, solve_cmds
-from catbox_solver.dd.solve import OutOfTime, Search, solve
+from catbox_solver.dd.answer import OutOfTime
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import solve
 from catbox_solver.formats.jsonform import position_to_json
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.position import Play, Position
@@ -390,7 +392,7 @@ def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     progress lines, and names a wait of more than a second on stderr, also when stderr is not
     a terminal (a script's user would see a hang), not with --quiet and not when the core is
     ready at once."""
-    from catbox_solver.dd import solve as dd
+    from catbox_solver.dd import warmup as dd
 
     note = "compiling the search kernel (first use after an install, once; "
     text = position_to_notation(_late(3, 1))

@@ -22,22 +22,25 @@ from hypothesis import strategies as st
 from oracles.gen import paradox_free_line, paradox_free_round, random_line, start_position
 from oracles.minimax_ref import minimax, terminal_value, tree_size
 
+from catbox_solver.dd import search as search_mod
 from catbox_solver.dd import solve as dd_mod
+from catbox_solver.dd import threads as threads_mod
+from catbox_solver.dd import warmup
+from catbox_solver.dd.answer import QUESTIONS, Answer, OutOfTime, PlayResult, Value
 from catbox_solver.dd.fast import FastState, pack_hand, unpack_hand
-from catbox_solver.dd.kernel import B_SIZE, B_WORDS, S_OWN, S_WON, TT_WORDS, bonus_ceiling, make_key
-from catbox_solver.dd.solve import (
-    QUESTIONS,
-    Answer,
-    OutOfTime,
-    PlayResult,
-    Search,
-    Value,
-    _twins,
-    dd_table,
-    solve,
-    value_only,
-    warm_up,
+from catbox_solver.dd.kernel import (
+    B_SIZE,
+    B_WORDS,
+    S_OWN,
+    S_WON,
+    TT_WORDS,
+    _bonus_possible,
+    bonus_ceiling,
+    make_key,
 )
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import _twins, dd_table, solve, value_only
+from catbox_solver.dd.warmup import warm_up
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Play, Position
@@ -333,23 +336,24 @@ def _best_bonus_score(pos: Position, hero: int) -> int | None:
 
 
 def test_no_score_with_a_bonus_is_above_the_bonus_ceiling() -> None:
-    """Search._bonus_ceiling, the score game's cut (above it the score is the trick
-    points), is at least the best score with a bonus of every line (brute force), and the
-    compiled core's bonus_ceiling is the same number."""
+    """The kernel's bonus_ceiling, the score game's cut (above it the score is the trick
+    points), is at least the best score with a bonus of every line (brute force over
+    Position), and often exactly it."""
     checked = tight = 0
     for pos, hero in _small_positions():
         if pos.predictions is not None and pos.predictions[hero] is None:
             continue
         search = Search(pos, hero)
         tl = pos.tricks_left
-        if not search._bonus_possible(tl):
-            continue
-        ceiling = search._bonus_ceiling(tl)
         core = search._loaded_core()
-        assert core is not None
         core.s[S_WON] = search.st.won[hero]
         core.s[S_OWN] = search.st.owners[hero]
-        assert bonus_ceiling(core.s, tl) == ceiling, (pos, hero)
+        if not _bonus_possible(core.s, tl):
+            continue
+        ceiling = int(bonus_ceiling(core.s, tl))
+        assert core.score_ceiling(search.st.won[hero], search.st.owners[hero]) == max(
+            ceiling, search.st.won[hero] + tl
+        )
         best = _best_bonus_score(pos, hero)
         if best is not None:
             assert best <= ceiling, (pos, hero, best, ceiling)
@@ -402,14 +406,14 @@ def test_no_core_search_starts_after_the_deadline() -> None:
     (a 4-player DD table with a 1 s timeout took 2.3 s, each seat after the first
     starting late). Past the deadline a search raises the timeout having searched no
     node."""
-    from catbox_solver.dd import solve as dd
+    from catbox_solver.dd import answer, search
 
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
-    search = dd.Search(pos, 0, time.perf_counter() - 1.0)
-    with pytest.raises(dd.OutOfTime):
+    search = search.Search(pos, 0, time.perf_counter() - 1.0)
+    with pytest.raises(answer.OutOfTime):
         search.exact("paradox")
     assert search.nodes == 0
-    table = dd.dd_table(pos, timeout=1e-9)  # (past before the first search)
+    table = dd_table(pos, timeout=1e-9)  # (past before the first search)
     assert [row.paradox for row in table.rows] == [None] * 4
     assert table.nodes == 0  # (each seat searched 4096 nodes before)
 
@@ -424,7 +428,7 @@ class _CutAt:
         names: tuple[str, ...] = ("_u", "_s"),
     ) -> None:
         # the core ready first: its warm-up searches (once per process) are not the solve's
-        dd_mod.warm_up()
+        warmup.warm_up()
         self.calls = 0
         for name in names:
             monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
@@ -737,19 +741,19 @@ def test_the_race_of_plays_changes_no_answer(monkeypatch: pytest.MonkeyPatch) ->
         return res
 
     monkeypatch.setattr(Search, "_u_raced", spy)
-    monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+    monkeypatch.setattr(search_mod, "_RACE_FROM", 1)
     cases = 0
     for k, (pos, hero) in enumerate(_small_positions()[:120]):
-        monkeypatch.setattr(dd_mod, "_RACE_NODES", (1, 3, 10)[k % 3])
+        monkeypatch.setattr(search_mod, "_RACE_NODES", (1, 3, 10)[k % 3])
         for q in ("paradox", "tricks"):
             ans = solve(pos, hero, q)
             expect = [minimax(pos.after(p), hero, q) for p in pos.legal_plays()]
             assert [r.result for r in ans.plays] == expect, (pos, hero, q)
             cases += 1
         if k % 4 == 0:
-            monkeypatch.setattr(dd_mod, "_RACE_FROM", 99)
+            monkeypatch.setattr(search_mod, "_RACE_FROM", 99)
             plain = dd_table(pos)
-            monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+            monkeypatch.setattr(search_mod, "_RACE_FROM", 1)
             assert dd_table(pos).rows == plain.rows, repr(pos)
     assert cases == 240
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
@@ -903,10 +907,10 @@ def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatc
             assert where and not any(where[:2]), where
         else:
             assert where and all(where), where
-        monkeypatch.setattr(dd_mod, "_LONG_FROM", 99)  # everything here: the same answer
+        monkeypatch.setattr(threads_mod, "_LONG_FROM", 99)  # everything here: the same answer
         where.clear()
         here = solve(pos, hero, "tricks")
-        monkeypatch.setattr(dd_mod, "_LONG_FROM", 5)
+        monkeypatch.setattr(threads_mod, "_LONG_FROM", 5)
         assert all(where)
         assert (here.value, here.plays, here.pv, here.nodes) == (
             ans.value, ans.plays, ans.pv, ans.nodes
@@ -1059,7 +1063,7 @@ class _CutAfter:
     there would."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int) -> None:
-        dd_mod.warm_up()  # (its searches, once per process, are not the solve's)
+        warmup.warm_up()  # (its searches, once per process, are not the solve's)
         self.calls = 0
         self.at = at
         self.lock = threading.Lock()
@@ -1158,7 +1162,8 @@ sys.path.insert(0, {tests!r})
 from oracles.gen import start_position
 from catbox_solver.model.rules import Ruleset
 import json
-from catbox_solver.dd.solve import Interrupted, solve
+from catbox_solver.dd.solve import solve
+from catbox_solver.interrupt import Interrupted
 pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
 solve(pos.after(pos.legal_plays()[0]), pos.to_move, "paradox")  # (the core loaded)
 print("go", flush=True)
@@ -1199,7 +1204,7 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     from catbox_solver.dd import solve as dd
 
     calls: list[int] = []
-    monkeypatch.setattr(dd, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))
+    monkeypatch.setattr(warmup, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))
     pos = position_from_notation(
         "3p official | R:...112 B:.22222 Y:.11011 G:0000.0 | 126 115 134 | G RY B | lead 1 "
         "| won 1 4 1 | bid 4 4 1 | left 2"

@@ -328,7 +328,7 @@ def ready_search(quiet: bool) -> None:
     lines start. At its first use after an install numba compiles it (then it is cached on
     disk); unless --quiet, a wait of more than a second is named on stderr, on a terminal
     or not, so that a script's user does not take it for a hang."""
-    from catbox_solver.dd.solve import warm_up  # (numba only for the commands that search)
+    from catbox_solver.dd.warmup import warm_up  # (numba only for the commands that search)
 
     ready = threading.Event()
 

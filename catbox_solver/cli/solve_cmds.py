@@ -22,16 +22,11 @@ from catbox_solver.cli.common import (
     ready_search,
     show_progress,
 )
-from catbox_solver.dd.solve import (
-    MAX_JOBS,
-    QUESTIONS,
-    Answer,
-    DDTable,
-    Interrupted,
-    dd_table,
-    solve,
-)
+from catbox_solver.dd.answer import QUESTIONS, Answer, DDTable
+from catbox_solver.dd.checks import MAX_JOBS
+from catbox_solver.dd.solve import dd_table, solve
 from catbox_solver.errors import SearchError
+from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catbox_solver.dd.solve import OutOfTime, Search, search_clock
+from catbox_solver.dd.answer import OutOfTime
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.warmup import search_clock
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 

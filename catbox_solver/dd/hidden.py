@@ -42,20 +42,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from catbox_solver.dd.solve import (
-    Interrupted,
-    Progress,
-    StopSignal,
-    check_hero,
-    check_jobs,
-    check_prediction,
-    deadline_after,
-    run_in_threads,
-    search_clock,
-    solve,
-)
+from catbox_solver.dd.answer import Progress
+from catbox_solver.dd.checks import check_hero, check_jobs, check_prediction, deadline_after
+from catbox_solver.dd.solve import solve
+from catbox_solver.dd.threads import StopSignal, run_in_threads
+from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import PositionError, SearchError
-from catbox_solver.interrupt import ctrl_c_stops
+from catbox_solver.interrupt import Interrupted, ctrl_c_stops
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 

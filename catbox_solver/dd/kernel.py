@@ -1929,10 +1929,11 @@ def _bonus_possible(s: Arr, tl: int) -> bool:
 
 @_jit
 def bonus_ceiling(s: Arr, tl: int) -> int:
-    """no score with a bonus is above this (the bonus still
-    possible): the trick count it needs plus the largest group the hero's tokens could
-    still form (free cells of values it holds in colors it has, no more cells than the
-    plays it can still make)."""
+    """No score with a bonus is above this, with ``tl`` tricks left and the bonus still
+    possible: the trick count it needs (the prediction; 2 players: at most 4, and no more
+    than can still be won) plus the largest group the hero's tokens could still form. Its
+    tokens can grow only on free cells of values it holds, in colors it still has, and by
+    no more cells than the plays it can still make."""
     hero = s[S_HERO]
     own = s[S_OWN]
     cols = s[S_COLORS + hero]
@@ -2090,6 +2091,19 @@ class Core:
         """Read the clock through Python every 4096 nodes, also without a deadline, so that
         a signal handler (Ctrl-C) can run during a long search in the main thread."""
         self.s[S_WATCH] = 1
+
+    def score_ceiling(self, won: int, own: int) -> int:
+        """No round score of the hero above this on the loaded state, having won ``won``
+        tricks with its tokens on ``own``: every trick left won, or the most a score with
+        a bonus can reach while the bonus is possible (bonus_ceiling)."""
+        s = self.s
+        s[S_WON] = won
+        s[S_OWN] = own
+        tl = int(s[S_TL])
+        top = won + tl
+        if _bonus_possible(s, tl):
+            top = max(top, int(bonus_ceiling(s, tl)))
+        return top
 
     def order(self, codes: Sequence[int], p: int, r: int) -> list[int]:
         """The plays ``codes`` (4 * value + color) of seat ``p`` on the loaded state, in
