@@ -16,6 +16,7 @@ from catbox_solver.cli.common import (
     Seconds,
     Undecided,
     WholeRange,
+    echo_json,
     json_option,
     main,
     quiet_option,
@@ -350,3 +351,35 @@ def ddtable_cmd(
     run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text,
                   undecided=undecided, stop=stop)
     undecided.end()
+
+
+@main.command("warm-up")
+@json_option
+@quiet_option
+def warm_up_cmd(as_json: bool, quiet: bool) -> None:
+    """Make the search kernel ready now, so that the first search does not wait.
+
+    numba compiles the double-dummy kernel at its first use after an install and keeps
+    it in its disk cache; every later use loads it from there. Install scripts, images
+    and CI run this once after `pip install` so that no user's first `catbox solve`
+    waits for the compile. It prints how long it took (JSON: {"seconds": ...}); run
+    again it only loads the cache.
+
+    \b
+    Example:
+      catbox warm-up
+    """
+    import time
+
+    from catbox_solver.dd.warmup import warm_up
+
+    start = time.perf_counter()
+    if not quiet and not as_json:
+        click.echo("making the search kernel ready (compiled once after an install)...",
+                   err=True)
+    warm_up()
+    seconds = time.perf_counter() - start
+    if as_json:
+        echo_json({"seconds": round(seconds, 3)})
+    else:
+        click.echo(f"search kernel ready in {seconds:.1f} s")
