@@ -32,8 +32,9 @@ from bench_search import (  # noqa: E402
     bench_positions,
 )
 
+from catbox_solver.dd.checks import MAX_JOBS  # noqa: E402
 from catbox_solver.dd.hidden import single_dummy  # noqa: E402
-from catbox_solver.dd.solve import MAX_JOBS, warm_up  # noqa: E402
+from catbox_solver.dd.warmup import warm_up
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -48,8 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_alphabeta import baseline_solve  # noqa: E402
 
+from catbox_solver.dd.answer import QUESTIONS, Answer  # noqa: E402
+from catbox_solver.dd.checks import MAX_JOBS
 from catbox_solver.dd.lines import paradox_free_line  # noqa: E402
-from catbox_solver.dd.solve import MAX_JOBS, QUESTIONS, Answer, solve  # noqa: E402
+from catbox_solver.dd.solve import solve
 from catbox_solver.errors import RulesetError  # noqa: E402
 from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402

@@ -50,7 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_search import FIRST_LEAD, bench_positions  # noqa: E402
 
-from catbox_solver.dd.solve import Search, warm_up  # noqa: E402
+from catbox_solver.dd.search import Search  # noqa: E402
+from catbox_solver.dd.warmup import warm_up
 from catbox_solver.errors import CatboxError  # noqa: E402
 from catbox_solver.model.position import Play, Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402

@@ -19,7 +19,9 @@ from catbox_solver.cpsat import exists as ex
 from catbox_solver.cpsat.exists import Questions, make_solver
 from catbox_solver.cpsat.proofs import prove
 from catbox_solver.dd import lines
-from catbox_solver.dd.solve import OutOfTime, Search, dd_table, solve, value_only
+from catbox_solver.dd.answer import OutOfTime
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import dd_table, solve, value_only
 from catbox_solver.errors import CatboxError, IllegalPlayError, PositionError
 from catbox_solver.formats.jsonform import position_from_dict, position_from_json, position_to_json
 from catbox_solver.formats.notation import (

@@ -53,7 +53,8 @@ from catbox_solver.dd.kernel import (
     tt_slot,
     wins_then_safe,
 )
-from catbox_solver.dd.solve import Search, solve, value_only
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import solve, value_only
 from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position, trick_winner_index

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from child import sigint_child
 from hypothesis import given
@@ -21,22 +22,25 @@ from hypothesis import strategies as st
 from oracles.gen import paradox_free_line, paradox_free_round, random_line, start_position
 from oracles.minimax_ref import minimax, terminal_value, tree_size
 
+from catbox_solver.dd import search as search_mod
 from catbox_solver.dd import solve as dd_mod
+from catbox_solver.dd import threads as threads_mod
+from catbox_solver.dd import warmup
+from catbox_solver.dd.answer import QUESTIONS, Answer, OutOfTime, PlayResult, Value
 from catbox_solver.dd.fast import FastState, pack_hand, unpack_hand
-from catbox_solver.dd.kernel import S_OWN, S_WON, bonus_ceiling
-from catbox_solver.dd.solve import (
-    QUESTIONS,
-    Answer,
-    OutOfTime,
-    PlayResult,
-    Search,
-    Value,
-    _twins,
-    dd_table,
-    solve,
-    value_only,
-    warm_up,
+from catbox_solver.dd.kernel import (
+    B_SIZE,
+    B_WORDS,
+    S_OWN,
+    S_WON,
+    TT_WORDS,
+    _bonus_possible,
+    bonus_ceiling,
+    make_key,
 )
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import _twins, dd_table, solve, value_only
+from catbox_solver.dd.warmup import warm_up
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Play, Position
@@ -306,7 +310,15 @@ def test_canonical_key_merges_renamed_colors() -> None:
         pos = pos.after(pos.legal_plays()[0])
     other = _permute_colors(pos, (0, 3, 1, 2))
     assert other != pos
-    assert Search(pos, 0).key() == Search(other, 0).key()
+    assert _table_key(pos, 0) == _table_key(other, 0)
+
+
+def _table_key(pos: Position, hero: int) -> tuple[int, ...]:
+    """The kernel's transposition-table key (make_key) of the trick start ``pos``."""
+    core = Search(pos, hero)._loaded_core()
+    row = np.zeros(B_SIZE, dtype=np.int64)
+    make_key(core.s, row)
+    return tuple(int(w) for w in row[B_WORDS : B_WORDS + TT_WORDS])
 
 
 # ---- errors and timeouts ------------------------------------------------------------------
@@ -324,23 +336,24 @@ def _best_bonus_score(pos: Position, hero: int) -> int | None:
 
 
 def test_no_score_with_a_bonus_is_above_the_bonus_ceiling() -> None:
-    """Search._bonus_ceiling, the score game's cut (above it the score is the trick
-    points), is at least the best score with a bonus of every line (brute force), and the
-    compiled core's bonus_ceiling is the same number."""
+    """The kernel's bonus_ceiling, the score game's cut (above it the score is the trick
+    points), is at least the best score with a bonus of every line (brute force over
+    Position), and often exactly it."""
     checked = tight = 0
     for pos, hero in _small_positions():
         if pos.predictions is not None and pos.predictions[hero] is None:
             continue
         search = Search(pos, hero)
         tl = pos.tricks_left
-        if not search._bonus_possible(tl):
-            continue
-        ceiling = search._bonus_ceiling(tl)
         core = search._loaded_core()
-        assert core is not None
         core.s[S_WON] = search.st.won[hero]
         core.s[S_OWN] = search.st.owners[hero]
-        assert bonus_ceiling(core.s, tl) == ceiling, (pos, hero)
+        if not _bonus_possible(core.s, tl):
+            continue
+        ceiling = int(bonus_ceiling(core.s, tl))
+        assert core.score_ceiling(search.st.won[hero], search.st.owners[hero]) == max(
+            ceiling, search.st.won[hero] + tl
+        )
         best = _best_bonus_score(pos, hero)
         if best is not None:
             assert best <= ceiling, (pos, hero, best, ceiling)
@@ -393,14 +406,14 @@ def test_no_core_search_starts_after_the_deadline() -> None:
     (a 4-player DD table with a 1 s timeout took 2.3 s, each seat after the first
     starting late). Past the deadline a search raises the timeout having searched no
     node."""
-    from catbox_solver.dd import solve as dd
+    from catbox_solver.dd import answer, search
 
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
-    search = dd.Search(pos, 0, time.perf_counter() - 1.0)
-    with pytest.raises(dd.OutOfTime):
+    search = search.Search(pos, 0, time.perf_counter() - 1.0)
+    with pytest.raises(answer.OutOfTime):
         search.exact("paradox")
     assert search.nodes == 0
-    table = dd.dd_table(pos, timeout=1e-9)  # (past before the first search)
+    table = dd_table(pos, timeout=1e-9)  # (past before the first search)
     assert [row.paradox for row in table.rows] == [None] * 4
     assert table.nodes == 0  # (each seat searched 4096 nodes before)
 
@@ -415,7 +428,7 @@ class _CutAt:
         names: tuple[str, ...] = ("_u", "_s"),
     ) -> None:
         # the core ready first: its warm-up searches (once per process) are not the solve's
-        dd_mod.warm_up()
+        warmup.warm_up()
         self.calls = 0
         for name in names:
             monkeypatch.setattr(Search, name, self._wrap(getattr(Search, name)))
@@ -728,19 +741,19 @@ def test_the_race_of_plays_changes_no_answer(monkeypatch: pytest.MonkeyPatch) ->
         return res
 
     monkeypatch.setattr(Search, "_u_raced", spy)
-    monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+    monkeypatch.setattr(search_mod, "_RACE_FROM", 1)
     cases = 0
     for k, (pos, hero) in enumerate(_small_positions()[:120]):
-        monkeypatch.setattr(dd_mod, "_RACE_NODES", (1, 3, 10)[k % 3])
+        monkeypatch.setattr(search_mod, "_RACE_NODES", (1, 3, 10)[k % 3])
         for q in ("paradox", "tricks"):
             ans = solve(pos, hero, q)
             expect = [minimax(pos.after(p), hero, q) for p in pos.legal_plays()]
             assert [r.result for r in ans.plays] == expect, (pos, hero, q)
             cases += 1
         if k % 4 == 0:
-            monkeypatch.setattr(dd_mod, "_RACE_FROM", 99)
+            monkeypatch.setattr(search_mod, "_RACE_FROM", 99)
             plain = dd_table(pos)
-            monkeypatch.setattr(dd_mod, "_RACE_FROM", 1)
+            monkeypatch.setattr(search_mod, "_RACE_FROM", 1)
             assert dd_table(pos).rows == plain.rows, repr(pos)
     assert cases == 240
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
@@ -834,7 +847,7 @@ def _reserved_matching(s: Search, seat: int) -> int:
     """The older, weaker safe-seat count: cards matched to cells nobody else can fill."""
     st_ = s.st
     cols = st_.colors[seat]
-    if not s.red_ok and not st_.used & st_.redrow:
+    if s.pos.rules.red_lead == "never" and not st_.used & st_.redrow:
         cols &= 14
     total = 0
     for v in range(1, st_.nv + 1):
@@ -863,7 +876,7 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
                 played = (seat - child.leader) % n < len(child.trick)
                 needed = child.tricks_left - played
                 s = Search(child, seat)
-                if needed < 1 or not s._safe(seat, needed):
+                if needed < 1 or not s.safe(seat, needed):
                     continue
                 assert minimax(child, seat, "paradox") is True, (child, seat)
                 checked += 1
@@ -875,7 +888,7 @@ def test_safe_seat_means_the_seat_never_causes_a_paradox() -> None:
 def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """With one job, the searches of a position with 5 or more tricks left run in a worker
     thread (the compiled core without the GIL: an application's other threads keep
-    running), smaller ones and the python engine here; the answers and nodes are those
+    running), smaller ones here; the answers and nodes are those
     of the same searches run here."""
     warm_up()  # (its own tiny searches run here, on the first use in a process: the test
     # failed when it ran alone)
@@ -894,18 +907,15 @@ def test_one_long_search_runs_off_the_main_thread(monkeypatch: pytest.MonkeyPatc
             assert where and not any(where[:2]), where
         else:
             assert where and all(where), where
-        monkeypatch.setattr(dd_mod, "_LONG_FROM", 99)  # everything here: the same answer
+        monkeypatch.setattr(threads_mod, "_LONG_FROM", 99)  # everything here: the same answer
         where.clear()
         here = solve(pos, hero, "tricks")
-        monkeypatch.setattr(dd_mod, "_LONG_FROM", 5)
+        monkeypatch.setattr(threads_mod, "_LONG_FROM", 5)
         assert all(where)
         assert (here.value, here.plays, here.pv, here.nodes) == (
             ans.value, ans.plays, ans.pv, ans.nodes
         )
     pos, hero = _mid_positions()[0]
-    where.clear()
-    solve(pos, hero, "paradox", engine="python")
-    assert all(where)
     where.clear()
     table = dd_table(pos)
     assert table.rows and not where[0]
@@ -1053,7 +1063,7 @@ class _CutAfter:
     there would."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, at: int) -> None:
-        dd_mod.warm_up()  # (its searches, once per process, are not the solve's)
+        warmup.warm_up()  # (its searches, once per process, are not the solve's)
         self.calls = 0
         self.at = at
         self.lock = threading.Lock()
@@ -1152,12 +1162,13 @@ sys.path.insert(0, {tests!r})
 from oracles.gen import start_position
 from catbox_solver.model.rules import Ruleset
 import json
-from catbox_solver.dd.solve import Interrupted, solve
+from catbox_solver.dd.solve import solve
+from catbox_solver.interrupt import Interrupted
 pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
 solve(pos.after(pos.legal_plays()[0]), pos.to_move, "paradox")  # (the core loaded)
 print("go", flush=True)
 try:
-    solve(pos, pos.to_move, "tricks", jobs={jobs}, engine={engine!r})  # minutes
+    solve(pos, pos.to_move, "tricks", jobs={jobs})  # minutes
     print("finished", flush=True)
 except Interrupted as e:
     print(json.dumps(e.partial.to_json()), flush=True)
@@ -1165,8 +1176,8 @@ except Interrupted as e:
 """
 
 
-@pytest.mark.parametrize(("jobs", "engine"), [(1, "compiled"), (2, "compiled"), (1, "python")])
-def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_a_long_solve(jobs: int) -> None:
     """Ctrl-C (SIGINT) during a solve of minutes with no timeout (a first lead, in a child
     process) stops it at once, and Interrupted (a KeyboardInterrupt) comes out of solve
     with what was proven by then: with one job the
@@ -1174,7 +1185,7 @@ def test_ctrl_c_stops_a_long_solve(jobs: int, engine: str) -> None:
     main thread's handler stops the workers' searches. Before, the process ran on until
     the search under way ended (over 120 s, measured). The bound is loose on purpose (not
     a timing test); the child is killed after 30 s so that a failure fails in time."""
-    code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs, engine=engine)
+    code = _CTRL_C_CHILD.format(tests=str(Path(__file__).parent), jobs=jobs)
     _, out, err, seconds = sigint_child(code, 0.5, go_on="stdout")
     assert seconds < 10 and "finished" not in out
     assert err.rstrip().endswith("Interrupted: stopped by Ctrl-C") and "SystemError" not in err
@@ -1189,11 +1200,11 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     """solve, value_only and dd_table make the compiled core ready before their clock
     starts: its first compile after an install (40 s to 2 minutes) would otherwise use up a
     timeout and turn the first answer into "unknown". Here making it ready takes 1.5 s
-    and the timeout is 1 s; the Python engine needs no core."""
+    and the timeout is 1 s."""
     from catbox_solver.dd import solve as dd
 
     calls: list[int] = []
-    monkeypatch.setattr(dd, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))
+    monkeypatch.setattr(warmup, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))
     pos = position_from_notation(
         "3p official | R:...112 B:.22222 Y:.11011 G:0000.0 | 126 115 134 | G RY B | lead 1 "
         "| won 1 4 1 | bid 4 4 1 | left 2"
@@ -1205,48 +1216,11 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     table = dd.dd_table(pos, timeout=1.0)
     assert table.seconds < 1.0 and all(row.tricks is not None for row in table.rows)
     assert len(calls) == 3
-    assert dd.solve(pos, hero, "tricks", timeout=1.0, engine="python").value == answer.value
-    assert len(calls) == 3
 
 
-def test_a_python_search_cut_short_answers_right_when_asked_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The plain-Python engine makes its plays in place: a Search cut short by the clock
-    was left inside the line it was cut in, and asked again it answered about that
-    position (found by an API audit, session 28: tricks -2 instead of 2). The clock is
-    replaced by a node count here, so that the cut falls at a fixed node."""
-    cut_at = [0]
-    ticks = [0]
-
-    def tick(self: Search) -> None:
-        ticks[0] += 1
-        if ticks[0] == cut_at[0]:
-            raise OutOfTime
-
-    monkeypatch.setattr(Search, "_tick", tick)
-    cuts = 0
-    for pos, hero in _small_positions()[:60]:
-        for q in _questions(pos, hero):
-            want = value_only(pos, hero, q, engine="python")
-            for at in (1, 7, 40):
-                cut_at[0], ticks[0] = at, 0
-                search = Search(pos, hero, engine="python")
-                try:
-                    search.exact(q)
-                except OutOfTime:
-                    cuts += 1
-                    assert FastState(pos).snapshot() == search.st.snapshot()
-                cut_at[0] = 0
-                assert search.exact(q) == want, (q, at)
-    assert cuts > 300
-
-
-def test_a_python_search_keeps_time_as_the_compiled_one() -> None:
-    """With timeout 0 the compiled engine answered None and the plain-Python one the
-    whole answer (its first clock reading comes after 4096 nodes): neither starts after
-    the deadline now, and neither keeps an answer found past it."""
+def test_a_zero_timeout_answers_unknown() -> None:
+    """With timeout 0 no search starts after the deadline and none keeps an answer found
+    past it: the value and every play are unknown."""
     pos, hero = _small_positions()[0]
-    for engine in ("compiled", "python"):
-        ans = solve(pos, hero, "tricks", timeout=0, engine=engine)
-        assert ans.value is None and all(r.result is None for r in ans.plays), engine
+    ans = solve(pos, hero, "tricks", timeout=0)
+    assert ans.value is None and all(r.result is None for r in ans.plays)

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from oracles.gen import paradox_free_line, random_line, replay, start_position
 from oracles.minimax_ref import paradox_distance, tree_size
 
+from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.forced import paradox_within, plays_left, quickest_paradox
-from catbox_solver.dd.solve import OutOfTime, Search
+from catbox_solver.dd.search import Search
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset

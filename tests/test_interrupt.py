@@ -22,7 +22,8 @@ from catbox_solver.cpsat import exists as exists_mod
 from catbox_solver.cpsat import proofs
 from catbox_solver.cpsat.exists import ExistsAnswer, Questions, no_paradox
 from catbox_solver.cpsat.proofs import ProofResult
-from catbox_solver.dd.solve import StopSignal, solve
+from catbox_solver.dd.solve import solve
+from catbox_solver.dd.threads import StopSignal
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.jsonform import position_to_json
 from catbox_solver.interrupt import Interrupted, can_guard, ctrl_c_stops

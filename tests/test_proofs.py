@@ -34,7 +34,7 @@ from catbox_solver.cpsat.proofs import (
     replay_deal,
 )
 from catbox_solver.dd.lines import paradox_free_line
-from catbox_solver.dd.solve import Search
+from catbox_solver.dd.search import Search
 from catbox_solver.errors import SearchError
 from catbox_solver.games.game import hands_after_discards
 from catbox_solver.model.deal import deal

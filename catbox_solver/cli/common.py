@@ -323,28 +323,26 @@ def show_progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
-def ready_search(quiet: bool, engine: str = "compiled") -> None:
-    """Make the compiled search core ready before a command's searches and progress lines
-    start. At its first use after an install numba compiles it (40 s to 2 minutes, then
-    cached on disk); on a terminal, unless --quiet, a wait of more than a second is named,
-    so that it is not taken for a hang."""
-    if engine != "compiled":
-        return
-    from catbox_solver.dd.solve import warm_up  # (numba only for the commands that search)
+def ready_search(quiet: bool) -> None:
+    """Make the compiled search kernel ready before a command's searches and progress
+    lines start. At its first use after an install numba compiles it (then it is cached on
+    disk); unless --quiet, a wait of more than a second is named on stderr, on a terminal
+    or not, so that a script's user does not take it for a hang."""
+    from catbox_solver.dd.warmup import warm_up  # (numba only for the commands that search)
 
     ready = threading.Event()
 
     def note() -> None:
         if not ready.is_set():
             click.echo(
-                "compiling the search core (first use after an install: 40 s to 2 "
-                "minutes; it is kept on disk after that)",
+                "compiling the search kernel (first use after an install, once; "
+                "`catbox warm-up` does it ahead)",
                 err=True,
             )
 
     timer = threading.Timer(1.0, note)
     timer.daemon = True
-    if show_progress(quiet):
+    if not quiet:
         timer.start()
     try:
         warm_up()

@@ -23,7 +23,6 @@ from catbox_solver.cli.common import (
 from catbox_solver.cli.solve_cmds import (
     QUESTION_TEXT,
     ProvenCtrlC,
-    engine_option,
     hero_and_question,
     jobs_option,
     parse_hero,
@@ -135,7 +134,6 @@ def odds_text(sd: SingleDummy, why: str = "out of time") -> str:
 @click.option("--timeout", type=Seconds(), default=None,
               help="Seconds for the whole answer; the deals finished by then count.")
 @jobs_option("deals", "The odds are the same, except which deals a --timeout leaves out.")
-@engine_option
 @json_option
 @quiet_option
 def odds_cmd(
@@ -149,7 +147,6 @@ def odds_cmd(
     discard: int | None,
     timeout: float | None,
     jobs: int,
-    engine: str,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -193,10 +190,10 @@ def odds_cmd(
 
     def odds(pos: Position) -> SingleDummy:
         seat = parse_hero(hero, pos)
-        ready_search(quiet, engine)
+        ready_search(quiet)
         sd = stop.run(quiet, "odds", lambda report: single_dummy(
             pos, seat, question, samples=samples, seed=seed, exact=exact, discard=dropped,
-            timeout=timeout, engine=engine, max_deals=max_deals, progress=report, jobs=jobs,
+            timeout=timeout, max_deals=max_deals, progress=report, jobs=jobs,
         ), "deals")
         undecided.add(not stop.hit and (not sd.complete or sd.undecided > 0))
         return sd

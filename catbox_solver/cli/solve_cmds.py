@@ -16,24 +16,18 @@ from catbox_solver.cli.common import (
     Seconds,
     Undecided,
     WholeRange,
+    echo_json,
     json_option,
     main,
     quiet_option,
     ready_search,
     show_progress,
 )
-from catbox_solver.dd.solve import (
-    DEFAULT_ENGINE,
-    ENGINES,
-    MAX_JOBS,
-    QUESTIONS,
-    Answer,
-    DDTable,
-    Interrupted,
-    dd_table,
-    solve,
-)
+from catbox_solver.dd.answer import QUESTIONS, Answer, DDTable
+from catbox_solver.dd.checks import MAX_JOBS
+from catbox_solver.dd.solve import dd_table, solve
 from catbox_solver.errors import SearchError
+from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
 
@@ -50,14 +44,6 @@ def parse_hero(text: str, pos: Position) -> int:
     return seat
 
 
-engine_option = click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default=DEFAULT_ENGINE,
-    show_default=True,
-    help="compiled: the numba core (fast); python: the same search in plain Python "
-    "(slow, for cross-checking an answer).",
-)
 
 
 T = TypeVar("T")
@@ -209,7 +195,6 @@ def hero_and_question(
 )
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @jobs_option("plays")
-@engine_option
 @json_option
 @quiet_option
 def solve_cmd(
@@ -218,7 +203,6 @@ def solve_cmd(
     question: str,
     timeout: float | None,
     jobs: int,
-    engine: str,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -253,7 +237,6 @@ def solve_cmd(
       catbox solve @many.jsonl --question table --json --timeout 10
       catbox solve @first-lead.json --question tricks --timeout 60
       catbox solve @first-lead.json --question tricks --jobs 0   # every core
-      catbox solve @pos.json --question paradox --engine python   # cross-check
     """
     from catbox_solver.cli.position_cmds import run_positions
 
@@ -261,10 +244,10 @@ def solve_cmd(
 
     def answer(pos: Position) -> Answer:
         seat = parse_hero(hero, pos)
-        ready_search(quiet, engine)
+        ready_search(quiet)
         return stop.run(
             quiet, "solving", lambda report: solve(
-                pos, seat, question, timeout, report, engine, jobs
+                pos, seat, question, timeout, report, jobs=jobs
             )
         )
 
@@ -314,11 +297,10 @@ def table_text(table: DDTable, why: str = "out of time") -> str:
 @click.argument("position")
 @click.option("--timeout", type=Seconds(), default=None, help="Give up after S seconds (unknown).")
 @jobs_option("seats")
-@engine_option
 @json_option
 @quiet_option
 def ddtable_cmd(
-    position: str, timeout: float | None, jobs: int, engine: str, as_json: bool, quiet: bool
+    position: str, timeout: float | None, jobs: int, as_json: bool, quiet: bool
 ) -> None:
     """The double-dummy table of POSITION: every seat as hero against all the others.
 
@@ -345,9 +327,9 @@ def ddtable_cmd(
     stop = ProvenCtrlC()
 
     def table(pos: Position) -> DDTable:
-        ready_search(quiet, engine)
+        ready_search(quiet)
         return stop.run(
-            quiet, "seats", lambda report: dd_table(pos, timeout, report, engine, jobs)
+            quiet, "seats", lambda report: dd_table(pos, timeout, report, jobs=jobs)
         )
 
     undecided = Undecided()
@@ -369,3 +351,35 @@ def ddtable_cmd(
     run_positions(position, as_json, lambda pos: tabled(pos).to_json(), text,
                   undecided=undecided, stop=stop)
     undecided.end()
+
+
+@main.command("warm-up")
+@json_option
+@quiet_option
+def warm_up_cmd(as_json: bool, quiet: bool) -> None:
+    """Make the search kernel ready now, so that the first search does not wait.
+
+    numba compiles the double-dummy kernel at its first use after an install and keeps
+    it in its disk cache; every later use loads it from there. Install scripts, images
+    and CI run this once after `pip install` so that no user's first `catbox solve`
+    waits for the compile. It prints how long it took (JSON: {"seconds": ...}); run
+    again it only loads the cache.
+
+    \b
+    Example:
+      catbox warm-up
+    """
+    import time
+
+    from catbox_solver.dd.warmup import warm_up
+
+    start = time.perf_counter()
+    if not quiet and not as_json:
+        click.echo("making the search kernel ready (compiled once after an install)...",
+                   err=True)
+    warm_up()
+    seconds = time.perf_counter() - start
+    if as_json:
+        echo_json({"seconds": round(seconds, 3)})
+    else:
+        click.echo(f"search kernel ready in {seconds:.1f} s")

@@ -10,7 +10,7 @@ wrong play is refuted within the trick under way or only later (docs/puzzles.md)
 The search is iterative deepening over "can the others force the hero's paradox within
 ``d`` plays?", on the double-dummy search's lean state (made and unmade in place), with a
 table of what each state is proven to allow (forced within ``d``, or not within ``d``)
-and the counting fact ``Search._safe`` as its cut-off. It is meant for puzzle positions,
+and the kernel's safe-seat test (``Search.safe``) as its cut-off. It is meant for puzzle positions,
 a few tricks before the end of a round.
 """
 
@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catbox_solver.dd.solve import OutOfTime, Search, search_clock
+from catbox_solver.dd.answer import OutOfTime
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.warmup import search_clock
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 
@@ -42,9 +44,9 @@ class _Forcing:
     search (made and unmade in place); the table lives as long as it does."""
 
     def __init__(self, pos: Position, hero: int, deadline: float | None) -> None:
-        # the plain-Python search object: its state, and its counting fact _safe (it also
+        # the search object: its lean state, and the kernel's safe-seat test (it also
         # checks the hero and the deadline: a NaN deadline was never reached)
-        self.search = Search(pos, hero, deadline, engine="python")
+        self.search = Search(pos, hero, deadline)
         self.st = self.search.st
         self.hero = hero
         self.deadline = deadline
@@ -96,7 +98,7 @@ class _Forcing:
             return False
         # counting fact: the hero has a legal play at each of its turns within d plays
         turns = self._turns(d)
-        if turns == 0 or self.search._safe(self.hero, turns):
+        if turns == 0 or self.search.safe(self.hero, turns):
             result = False
         elif st.to_move == self.hero:
             result = all(self._after(p, d - 1) for p in plays)

@@ -42,22 +42,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from catbox_solver.dd.solve import (
-    DEFAULT_ENGINE,
-    Interrupted,
-    Progress,
-    StopSignal,
-    check_engine,
-    check_hero,
-    check_jobs,
-    check_prediction,
-    deadline_after,
-    run_in_threads,
-    search_clock,
-    solve,
-)
+from catbox_solver.dd.answer import Progress
+from catbox_solver.dd.checks import check_hero, check_jobs, check_prediction, deadline_after
+from catbox_solver.dd.solve import solve
+from catbox_solver.dd.threads import StopSignal, run_in_threads
+from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import PositionError, SearchError
-from catbox_solver.interrupt import ctrl_c_stops
+from catbox_solver.interrupt import Interrupted, ctrl_c_stops
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 
@@ -336,7 +327,7 @@ round hundreds of deals a second would flood the terminal with them)."""
 
 def _values(
     deal: Position, seat: int, question: str, plays: Sequence[Play], timeout: float | None,
-    engine: str, stop: StopSignal | None = None,
+    stop: StopSignal | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[bool | int | None]:
     """The value after each of ``plays`` in ``deal`` (none: the deal's own value), by one
@@ -352,7 +343,7 @@ def _values(
             if what and time.perf_counter() - begun >= QUIET_FOR:
                 tell(what)
 
-    answer = solve(deal, seat, question, timeout, report, engine=engine, stop=stop)
+    answer = solve(deal, seat, question, timeout, report, stop=stop)
     if not plays:
         return [answer.value]
     found = {r.play: r.result for r in answer.plays}
@@ -368,7 +359,6 @@ def single_dummy(
     exact: bool | None = None,
     discard: Sequence[int] = (),
     timeout: float | None = None,
-    engine: str = DEFAULT_ENGINE,
     max_deals: int = MAX_EXACT_DEALS,
     progress: Progress | None = None,
     jobs: int = 1,
@@ -390,7 +380,6 @@ def single_dummy(
     if seat is None:
         seat = pos.to_move
     check_hero(pos, seat)
-    check_engine(engine)
     if question not in HIDDEN_QUESTIONS:
         raise SearchError(f"question {question!r}: one of {', '.join(HIDDEN_QUESTIONS)}")
     if question == "score":
@@ -404,7 +393,7 @@ def single_dummy(
     jobs = check_jobs(jobs)
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")
-    start = search_clock(engine)
+    start = search_clock()
     deadline = deadline_after(timeout, start)
     deals: Iterator[tuple[Position, int]]
     ruled_out: int | None = None
@@ -454,7 +443,7 @@ def single_dummy(
 
     def left() -> float | None:
         """Seconds left for the next deal (None: no limit); 0 when none are."""
-        return None if deadline is None else max(deadline - search_clock(engine), 0.0)
+        return None if deadline is None else max(deadline - search_clock(), 0.0)
 
     def decided(values: Sequence[bool | int | None]) -> list[int] | None:
         ints = [int(v) for v in values if v is not None]
@@ -475,7 +464,7 @@ def single_dummy(
                     complete = False
                     break
                 step = None if progress is None else functools.partial(under_way, n)
-                got = decided(_values(deal, seat, question, plays, left(), engine, None, step))
+                got = decided(_values(deal, seat, question, plays, left(), None, step))
                 searched.append((n, got, w))
                 if progress is not None:
                     progress(n + 1, total, "")
@@ -501,7 +490,7 @@ def single_dummy(
                 return
             n, (deal, w) = item
             step = None if progress is None else functools.partial(under_way, n)
-            got = decided(_values(deal, seat, question, plays, left(), engine, signal, step))
+            got = decided(_values(deal, seat, question, plays, left(), signal, step))
             if got is None and signal.stopped:
                 return  # cut short by Ctrl-C, not by the time limit: not counted
             with lock:

@@ -26,9 +26,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.forced import paradox_within, quickest_paradox
 from catbox_solver.dd.lines import paradox_free_line, positions_along
-from catbox_solver.dd.solve import OutOfTime, Search, search_clock, value_only
+from catbox_solver.dd.search import Search
+from catbox_solver.dd.solve import value_only
+from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import CatboxError, SearchError
 from catbox_solver.formats.files import read_limited
 from catbox_solver.formats.notation import position_from_notation, position_to_notation
