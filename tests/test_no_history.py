@@ -26,9 +26,10 @@ EXEMPT = {"docs/engineering-log.md", "tests/test_no_history.py"}
 TEMPORARY_EXEMPT = {"catbox_solver/dd/", "tests/test_dd.py", "tests/test_core.py"}
 
 HISTORY = re.compile(
-    r"\bsessions?[\s-]*\d"  # "session 26", "sessions 21-25", "session-5 rows"
+    r"\bsessions?(?:[ \t-]|\n[ \t]*(?:#[ \t]*)?)*\d"  # "session 26", "sessions 21-25",
+    # "session-5 rows", and "session" at a line's end with its number on the next
     r"|\bsince\s+session\b"
-    r"|\bstop\s+\d"
+    r"|\bstop(?:[ \t]|\n[ \t]*(?:#[ \t]*)?)+\d"
     r"|\bsession\s+by\s+session\b"
     r"|\b(?:this|that|last|next|previous|earlier|later|an?)\s+sessions?\b",
     re.IGNORECASE,
@@ -46,10 +47,15 @@ def product_files() -> list[str]:
 
 
 def history_lines(rel: str) -> list[str]:
-    """'path:line: text' of each line of ``rel`` that speaks of working sessions."""
+    """'path:line: text' of each place in ``rel`` that speaks of working sessions (the
+    whole text is searched, so that wording broken across two lines is found too)."""
     text = (ROOT / rel).read_text(encoding="utf-8", errors="replace")
-    return [f"{rel}:{i}: {line.strip()}" for i, line in enumerate(text.splitlines(), 1)
-            if HISTORY.search(line)]
+    lines = text.splitlines()
+    found = []
+    for m in HISTORY.finditer(text):
+        i = text.count("\n", 0, m.start())
+        found.append(f"{rel}:{i + 1}: {lines[i].strip()}")
+    return found
 
 
 def exempt(rel: str) -> bool:
@@ -70,7 +76,8 @@ def test_the_files_are_found() -> None:
     "text",
     ["measured in session 26", "Sessions 21-25 found", "the session-5 rows", "(since session 30;",
      "stop 3 left it", "the speed work, session by session", "an earlier session measured",
-     "as in this session"],
+     "as in this session", "(perf, session\n    16)", "a comment # see session\n# 12",
+     "# as stop\n    # 4 found"],
 )
 def test_the_wording_is_recognised(text: str) -> None:
     assert HISTORY.search(text)
