@@ -964,7 +964,7 @@ def test_plays_searched_at_once_give_the_same_answer(jobs: int) -> None:
                 end = end.play(p)  # through the rules engine: each play legal
             assert not end.legal_plays() and (q != "table" or end.tricks_left == 0)
             # best play on both sides: the line ends with the value (it was replayed with
-            # the unchecked after() and its end never compared, audit of session 28)
+            # the unchecked after() and its end never compared: an API audit found it)
             assert terminal_value(end, hero, q) == many.value, (q, many.value)
 
 

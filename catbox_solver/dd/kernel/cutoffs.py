@@ -47,7 +47,7 @@ def _capacity_in(s: Arr, seat: int, cols: int) -> int:
     return _cap(s[S_HANDS + seat], s[S_USED], cols)
 
 
-# Nibble arithmetic (session 17). Hands, cells and the research board keep one nibble per
+# Nibble arithmetic. Hands, cells and the research board keep one nibble per
 # value (bit 4(v-1) + color), so the counting tests work on every value at once with a
 # few operations on one integer instead of a loop over the values (and seats) with
 # branches: _nib_count counts the bits of each nibble, _nib_sum adds the nibbles, and a
@@ -461,7 +461,7 @@ def _loser_margin(
     that margin. Seat ``nl`` fills only in the colors ``rows``. Official reading only (no
     need to follow: every losing play is legal).
 
-    Every value at once, nibble by nibble (see _cap; session 17: this test is asked
+    Every value at once, nibble by nibble (see _cap: this test is asked
     about five times per node, and the loop over values and seats was a fifth of the
     search's time)."""
     n = s[S_N]

@@ -156,7 +156,7 @@ PROBE_FIRST = 5
 # The tables grow to at most 2**tt_bits entries of 64 bytes (Core; 2**TT_BITS, 64 MB, by
 # default), except the trick table of a long search: one whose first position calls for
 # 2**TT_LONG_BITS entries or more (7 or more tricks left with 4 players, 6 with 5) has
-# 2**TT_LONG_BITS (256 MB) from the start. Session 18: 64 MB was too small for the
+# 2**TT_LONG_BITS (256 MB) from the start: 64 MB was too small for the
 # searches from the first lead. One play's exact value, 2**20 entries -> 2**22: 4
 # players, position 1's 1b 93.5 M nodes in 49.1 s -> 75.2 M in 39.3 s; 5 players,
 # position 0's 1b 121.6 M in 60.5 s -> 106.0 M in 54.7 s, position 1's 1b 216.3 M in
@@ -193,7 +193,7 @@ Arr = npt.NDArray[Any]
 
 # How the core is compiled: cached on disk; division by zero (which cannot happen here)
 # does not raise ("numpy"), so the functions have no exception paths for it; the small
-# hot helpers are inlined into their callers (session 16: together with the views
+# hot helpers are inlined into their callers (together with the views
 # without reference counts, see game_held, nodes 1.58 times cheaper).
 _jit = njit(cache=True, error_model="numpy")
 

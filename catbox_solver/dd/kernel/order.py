@@ -24,7 +24,7 @@ from catbox_solver.dd.kernel.layout import (
 )
 
 # The coalition's learned order when the hero is cornered (r < 0), from LEARNED_TL tricks
-# left down (session 8, from 6; session 17, from 7: at 8 it lost on a first lead, at 7
+# left down (from 7: from 8 it lost on a first lead, from 7
 # it lost nowhere measured; see _order_learned and docs/search.md). Rows: the context of the
 # node (0: the coalition leads; 1: the hero has played and is not winning the trick; 2: the
 # hero has played and is winning it; 3: the hero plays later in the trick). Columns: the
@@ -111,7 +111,7 @@ def _order(s: Arr, plays: Arr, k: int, p: int, want: bool) -> None:
 def _order_learned(s: Arr, plays: Arr, k: int) -> None:
     """the coalition's plays at r < 0, stably sorted by their score
     in LEARNED_WEIGHTS (higher first; equal scores keep the hand-made order). Why: the
-    hand-made order tried the refuting play late where it mattered most (session 7), and
+    hand-made order tried the refuting play late where it mattered most, and
     every hand-made change traded one position for another. The weights were fitted on
     about 10,000 coalition nodes of searches with 4 and 5 players, every play of each
     searched on its own, to the fewest nodes spent before the refuting play."""

@@ -58,7 +58,7 @@ def make_key(s: Arr, words: Arr) -> None:
       change nothing (whether red is broken is kept as a bit of its own);
     - a seat's copies of a value count only up to its free cells of that value in its
       colors: cells only fill and colors are only lost, so it never plays more of them,
-      and whenever it has such a cell it still has a copy (session 16);
+      and whenever it has such a cell it still has a copy;
     - a seat's color counts only while it has a free cell of that color for a value it
       holds: a color with no such cell never gives a play again, and losing it changes
       nothing; likewise a free cell that no holder of its value can fill counts as used.
