@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from catbox_solver.puzzles.puzzle import Puzzle, load_puzzles, puzzle_from_dict
+from catbox_solver.puzzles import Puzzle, load_puzzles, puzzle_from_dict
 from catbox_solver.render.sheet import write_sheet
 from catbox_solver.render.svg import ROW_COLORS, SEAT_COLORS
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
-from catbox_solver.puzzles.puzzle import PuzzleTimeout, load_puzzle, solve_puzzle
+from catbox_solver.puzzles import PuzzleTimeout, load_puzzle, solve_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 FIG34 = PUZZLES / "fig-3-4-lead-red.toml"

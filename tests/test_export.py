@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from catbox_solver.cli import main
 from catbox_solver.errors import CatboxError
-from catbox_solver.puzzles.puzzle import Puzzle, load_puzzles, puzzle_from_dict
+from catbox_solver.puzzles import Puzzle, load_puzzles, puzzle_from_dict
 from catbox_solver.render.sheet import sheet_html, write_sheet
 from catbox_solver.render.svg import position_svg
 

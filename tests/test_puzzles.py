@@ -24,11 +24,10 @@ from catbox_solver.formats.notation import (
     position_to_notation,
 )
 from catbox_solver.model.position import Play
-from catbox_solver.puzzles.puzzle import (
+from catbox_solver.puzzles import (
     PLAY_KINDS,
     Puzzle,
     PuzzleError,
-    _explain,
     generate,
     load_puzzle,
     load_puzzles,
@@ -39,6 +38,7 @@ from catbox_solver.puzzles.puzzle import (
     solve_puzzle,
     toml_string,
 )
+from catbox_solver.puzzles.explain import explain
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 CURATED = load_puzzles(PUZZLES)
@@ -552,7 +552,7 @@ def test_best_score_notes_give_the_trick_game_of_each_play() -> None:
     assert len(pzs) == 2
     for pz in pzs:
         sol = solve_puzzle(pz)
-        assert _explain("exact-bid", pz, sol) == pz.explanation, pz.id
+        assert explain("exact-bid", pz, sol) == pz.explanation, pz.id
         found = _BRACKET.findall(pz.explanation)
         assert {m[0] for m in found} == {v.play.text for v in sol.verdicts}
         most = max(minimax(pz.position.after(v.play), pz.seat, "tricks") for v in sol.verdicts)

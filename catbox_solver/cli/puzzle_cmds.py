@@ -1,6 +1,6 @@
 """``catbox puzzle solve`` and ``catbox puzzle generate``: check puzzle files, make new ones.
 
-Thin: parse the arguments, call :mod:`catbox_solver.puzzles.puzzle`, print.
+Thin: parse the arguments, call :mod:`catbox_solver.puzzles`, print.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import position_to_notation
-from catbox_solver.puzzles.puzzle import (
+from catbox_solver.puzzles import (
     THEMES,
     Puzzle,
     PuzzleError,

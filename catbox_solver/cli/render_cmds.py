@@ -23,7 +23,7 @@ from catbox_solver.cli.common import (
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import read_position
-from catbox_solver.puzzles.puzzle import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
+from catbox_solver.puzzles import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
 from catbox_solver.render.sheet import DEFAULT_TITLE, write_sheet
 from catbox_solver.render.svg import MAX_SIZE, position_svg
 

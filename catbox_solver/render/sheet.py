@@ -19,7 +19,7 @@ from catbox_solver.errors import CatboxError
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.numbers import counted, is_whole
-from catbox_solver.puzzles.puzzle import Puzzle
+from catbox_solver.puzzles import Puzzle
 from catbox_solver.render.svg import position_svg
 
 __all__ = ["DEFAULT_TITLE", "puzzle_html", "sheet_html", "write_sheet"]
