@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +161,25 @@ def _ask(question: str) -> str:
             return line.strip()
 
 
+def tie_break_text(
+    totals: Sequence[int], final: Sequence[int], winners: Sequence[int],
+    who: Callable[[int], str] = lambda s: f"seat {s}",
+) -> str:
+    """How a tie on the highest total was broken, in words (empty without a tie): the
+    tied seats' scores in the final round decide, and a tie there too shares the win."""
+    best = max(totals)
+    tied = [s for s, total in enumerate(totals) if total == best]
+    if len(tied) < 2:
+        return ""
+    names = [who(s) for s in tied]
+    scores = ", ".join(f"{name} {final[s]}" for name, s in zip(names, tied, strict=True))
+    text = (f"tie on {best} points between {' and '.join(names)}: broken by the score of "
+            f"the final round ({scores})")
+    if len(winners) > 1:
+        return f"{text}, tied there too, so the win is shared"
+    return f"{text}, highest for {who(winners[0])}"
+
+
 class TerminalBot:
     """The human player: prompts on the terminal, shows the view, re-prompts on bad input
     naming the rule broken."""
@@ -307,7 +326,14 @@ def play_cmd(
             stopped()
         fail("the input ended before the game did")
     click.echo(f"\ntotals: {_seats(game.totals)}")
-    won = ", ".join("you" if s == seat else f"seat {s}" for s in game.winners)
+
+    def who(s: int) -> str:
+        return "you" if s == seat else f"seat {s}"
+
+    tie = tie_break_text(game.totals, game.rounds[-1].scores, game.winners, who)
+    if tie:
+        click.echo(tie)
+    won = ", ".join(who(s) for s in game.winners)
     click.echo(f"winner{'s' if len(game.winners) > 1 else ''}: {won}")
     if record_file:
         write(game_record(game, names))
@@ -566,6 +592,10 @@ def verify_cmd(record_file: str, as_json: bool) -> None:
         click.echo(f"totals {_seats(verdict.totals or ())}")
         if verdict.winners is not None:
             winners = verdict.winners
+            totals = verdict.totals or ()
+            tie = tie_break_text(totals, verdict.rounds[-1].scores, winners)
+            if tie:
+                click.echo(tie)
             click.echo(f"winner{'s' if len(winners) > 1 else ''}: {_seats(winners)}")
     else:
         click.echo(str(verdict))
