@@ -40,7 +40,7 @@ def test_solve_one_file_readable() -> None:
     code, out, _ = _run("puzzle", "solve", str(FIG34))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == f"== fig-3-4-lead-red: Figure 3-4: red is broken, lead it  ({FIG34})"
+    assert lines[0] == f"== fig-3-4-lead-red: Red is broken, lead it  ({FIG34})"
     assert "4 players, ruleset official" in lines  # the board from render_text
     assert "to move: seat 1" in lines
     assert (
