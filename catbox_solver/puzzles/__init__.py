@@ -1,6 +1,7 @@
 """Puzzles: TOML files (:mod:`.schema`), checking their answers with the solver
-(:mod:`.check`), hints and explanations (:mod:`.explain`) and making new ones
-(:mod:`.generate`). The names below are the package's surface."""
+(:mod:`.check`), hints and explanations (:mod:`.explain`), making new ones
+(:mod:`.generate`) and picking some (:mod:`.select`). The names below are the package's
+surface."""
 
 from catbox_solver.puzzles.check import (
     NODE_STEPS,
@@ -25,6 +26,7 @@ from catbox_solver.puzzles.schema import (
     puzzle_to_toml,
     toml_string,
 )
+from catbox_solver.puzzles.select import PuzzleFilter, parse_filter, select_puzzles
 
 __all__ = [
     "KINDS",
@@ -35,6 +37,7 @@ __all__ = [
     "PlayVerdict",
     "Puzzle",
     "PuzzleError",
+    "PuzzleFilter",
     "PuzzleTimeout",
     "Solution",
     "condition_text",
@@ -42,11 +45,13 @@ __all__ = [
     "load_puzzle",
     "load_puzzles",
     "parse_condition",
+    "parse_filter",
     "puzzle_from_dict",
     "puzzle_to_toml",
     "random_line",
     "rate_difficulty",
     "replay_line",
+    "select_puzzles",
     "solve_puzzle",
     "toml_string",
 ]
