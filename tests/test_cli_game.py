@@ -227,7 +227,7 @@ def test_simulate_json_fields_and_reproducibility() -> None:
 
 def test_simulate_compare_a_scoring_only_reading() -> None:
     """The same seeded rounds under predictions on and off: the plays never differ, only
-    the scores (game audit of session 30: every round's plays differed). The text gives
+    the scores (every round's plays differed once). The text gives
     each reading's rounds with a paradox."""
     code, out, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
                        "--json", "--quiet")

@@ -131,7 +131,7 @@ def test_a_play_switch_with_no_difference_here_still_searches() -> None:
 
 def test_a_diff_out_of_time_is_not_a_no() -> None:
     """A search whose deadline came before every deal was tried said "no difference"
-    (exit code 0, "differ": false) as if it had covered its bounds (session 28)."""
+    (exit code 0, "differ": false) as if it had covered its bounds."""
     a, b = Ruleset(players=3), Ruleset(players=3, color_loss="declared")
     late = diff_rulesets(a, b, "legal", deals=3, deadline=time.monotonic() - 1.0)
     assert late == NoDifference("legal", (0, 0), 0, out_of_time=True)
@@ -338,8 +338,8 @@ def test_simulate_compare_must_follow_differs_somewhere() -> None:
     diff = data["differences"]
     assert diff["rounds"] == 20
     # the same seeded bots play differently as soon as one reading forbids an off-color
-    # play (the counts are the seeded games', the same at every run; session 30's
-    # per-round bots changed them from 20, 5, 20, 20, 20)
+    # play (the counts are the seeded games', the same at every run, with every round's
+    # bots seeded anew)
     assert [diff[k] for k in ("plays_differ", "paradox_occurrence_differs", "paradox_differs",
                               "tricks_differ", "scores_differ")] == [20, 4, 20, 20, 20]
 

@@ -185,7 +185,7 @@ def _near_miss(after: Position, play: Play, mover: int) -> bool:
     if after.tricks_left == 0 or after.to_move == mover:
         # (won the trick: the next to play is the mover itself, no victim; this counted as
         # tempting whenever the mover held another card of that value, and was nearly the
-        # only way a force-paradox play was tempting: audit of session 29)
+        # only way a force-paradox play was tempting)
         return False
     victim = after.to_move
     takes = play.value in after.hands[victim] and bool(after.colors[victim] >> play.color & 1)
@@ -323,8 +323,7 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
                 if kind == "best-score":
                     # (the trick game's own value after the play, not the trick points of
                     # the score's line: "2 points guaranteed (1 trick point)" beside a line
-                    # of 2 tricks and no bonus read as 1 trick and a bonus of 1: audit of
-                    # session 32)
+                    # of 2 tricks and no bonus read as 1 trick and a bonus of 1)
                     most = ", the most" if not ok and trick_vals[play] == best_tricks else ""
                     note += (f" (playing for tricks alone: "
                              f"{counted(trick_vals[play], 'trick point')} guaranteed{most})")

@@ -144,7 +144,7 @@ def _exception_words(pz: Puzzle, sol: Solution) -> str:
             if at is not None:
                 # (the point of the line where it happens, not the play alone: "after 6g,
                 # you must lead red" read as forced, and other answers to 6g break red
-                # first: audit of session 32)
+                # first)
                 words.append(_exception_lead_words(pz, *at))
                 break
     other = safe_without_exception(pos)
@@ -209,7 +209,7 @@ def cells_left_empty(pos: Position) -> set[tuple[int, int]]:
     token, by a plain search over every line (the empty-square theme: 2 players, at most
     4 tricks left). The line shown may leave one cell empty where another finish leaves
     another: an explanation naming the line's cell as the empty one stated something
-    false (audit of session 29)."""
+    false."""
     memo: dict[Position, frozenset[int]] = {}
 
     def ends(p: Position) -> frozenset[int]:

@@ -42,7 +42,7 @@ _TITLES = {
                      "Which cell stays free"),
 }
 # the red-lead themes' titles by what decides the puzzle (one list for both themes, red
-# titles on puzzles answered with green misled: audit of session 32): the leader has
+# titles on puzzles answered with green misled): the leader has
 # nothing but red to lead; the answer changes without the exception; the safe play is red
 _RED_TITLES = {
     "only-red": ("Nothing but red", "Red by necessity", "The red-lead exception",
