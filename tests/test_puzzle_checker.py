@@ -14,7 +14,14 @@ from click.testing import CliRunner
 from catbox_solver.cli import main
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play
-from catbox_solver.puzzles import Puzzle, load_puzzles, puzzle_to_toml, solve_puzzle
+from catbox_solver.puzzles import (
+    Puzzle,
+    load_puzzles,
+    parse_condition,
+    puzzle_to_toml,
+    replay_line,
+    solve_puzzle,
+)
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 BY_ID = {p.id: p for p in load_puzzles(PUZZLES)}
@@ -139,3 +146,41 @@ def test_puzzle_solve_exits_1_on_a_left_out_play(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert (f"Stored answer: WRONG: stored answer {right[0].text}, solver says "
             f"{_names(right)} (") in res.stdout
+
+
+_SOLVED = {pz.id: solve_puzzle(pz) for pz in BY_ID.values()}
+
+
+@pytest.mark.parametrize("pid", sorted(BY_ID), ids=str)
+def test_every_line_of_every_answer_replays_and_shows_its_verdict(pid: str) -> None:
+    """The lines a solution shows (the right plays' lines of best play, the wrong plays'
+    refutations, an exists witness) replay through the rules from the puzzle's position
+    to the end they claim: a wrong line would teach a wrong answer."""
+    from catbox_solver.cpsat.exists import replay as replay_witness
+
+    pz, sol = BY_ID[pid], _SOLVED[pid]
+    pos = pz.position
+    if pz.question == "exists":
+        conds = [parse_condition(c, pz.players, pos.rules.values) for c in pz.conditions]
+        if sol.answer:
+            assert sol.witness is not None
+            replay_witness(pos, sol.witness, conds)  # (raises unless it meets them all)
+        else:
+            assert sol.witness is None and sol.clash
+        return
+    assert {v.play for v in sol.verdicts} == set(pos.legal_plays())
+    for v in sol.verdicts:
+        assert v.line[0] == v.play
+        final = replay_line(pos, v.line)
+        after = pos.after(v.play)
+        if pz.question == "force-paradox":
+            assert (after.is_paradox and after.to_move != pos.to_move) == v.correct
+            if v.correct:
+                assert v.line == (v.play,) and final.is_paradox
+        elif pz.question == "safe":
+            assert final.is_over and (final.paradox_by == pz.seat) != v.correct
+        else:
+            assert final.is_over
+            what = "tricks" if pz.question == "best-tricks" else "score"
+            got = final.trick_points(pz.seat) if what == "tricks" else final.scores()[pz.seat]
+            assert got == v.result, (v.play.text, got, v.result)
