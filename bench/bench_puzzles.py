@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from catbox_solver.dd.warmup import warm_up  # noqa: E402
-from catbox_solver.puzzles.puzzle import THEMES, generate, solve_puzzle  # noqa: E402
+from catbox_solver.puzzles import THEMES, generate, solve_puzzle  # noqa: E402
 
 GOAL = 10.0  # puzzles per minute
 PLAYERS = {

@@ -59,7 +59,7 @@ class Difference:
 class NoDifference:
     """No difference among the positions checked, all of size at most ``bound``;
     ``out_of_time``: the deadline came before every deal was tried, so the search did not
-    cover what its bounds ask: "no difference" then holds only for the deals tried."""
+    cover what its bounds ask (it said "no difference" all the same)."""
 
     question: str
     bound: tuple[int, int]

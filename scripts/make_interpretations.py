@@ -14,7 +14,7 @@ from pathlib import Path
 
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.position import Play
-from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
+from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, TEXT_SOURCES, Ruleset
 from catbox_solver.readings import Difference, diff_rulesets
 from catbox_solver.render.svg import position_svg
 from catbox_solver.render.text import render_text
@@ -50,18 +50,25 @@ adjacency, 2-player bonus, row order) on any question but `score`
 This page is written by `python scripts/make_interpretations.py`; `tests/test_readings.py`
 checks that every position below still distinguishes its two readings.
 
+The texts: the English, German and Czech rulebooks, the quick reference on the back pages
+of each ("EN rulebook quick reference" and so on), and the separate German quick reference
+(KSR, `seeds/quickref-de.txt`). Quotes are word for word (`tests/test_rulebook.py` finds
+each in its text); a reading no text gives (a review, a house rule) is described in
+words, not quoted.
+
 Where RULES.md and a rulebook differ, the rulebook wins. One such place: RULES.md says both
-quick references (EN, DE) omit the red-lead exception. The EN quick reference (the back page
-of the English rulebook) and the German rulebook's own summary page do omit it, but the
-separate German quick reference (KSR, `seeds/quickref-de.txt`) keeps it: "darf der
-Startspieler nicht rot anspielen, außer er hätte keine andere Möglichkeit". The Czech
-rulebook's summary keeps it too.
+quick references (EN, DE) omit the red-lead exception. The EN rulebook's quick reference
+and the German rulebook's own quick reference do omit it, but the separate German quick
+reference (KSR) keeps it: "darf der Startspieler nicht rot anspielen, außer er hätte keine
+andere Möglichkeit". The Czech rulebook's quick reference keeps it too.
 """
 
 WHY = {
-    "red_lead": "All three full rulebooks state the exception for the whole hand ('if you "
-    "cannot declare any other color with any cards from your hand'); the quick references "
-    "are summaries that leave it out.",
+    "red_lead": "The English and German rulebooks state the exception for the whole hand "
+    "('with any cards from your hand', 'für keine deiner verbliebenen Handkarten'), which "
+    "rules the per-card reading out; the Czech rulebook and the German quick reference say "
+    "only that the leader cannot declare another color, which allows both. The EN and DE "
+    "rulebooks' quick references are summaries that leave the exception out.",
     "color_loss": "The EN, DE and CS rulebooks all name the led color, with a worked example "
     "(figure 3-5: Anne declares red on a blue lead and loses blue). Only the Czech quick "
     "reference says 'this color'.",
@@ -84,7 +91,8 @@ def main() -> int:
         out.append(f"## `{switch}`: {official} (official) or {value} (preset `{preset}`)\n")
         for val, quotes in SWITCH_TEXTS[switch].items():
             for source, wording in quotes:
-                out.append(f"- **{val}** — {source}: “{wording}”")
+                said = f"“{wording}”" if source in TEXT_SOURCES else wording
+                out.append(f"- **{val}** — {source}: {said}")
         out.append(f"\n**Official reading: {official}.** {WHY[switch]}\n")
         found = None
         for players, question, deals, max_left in tries:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from catbox_solver.formats.notation import position_from_notation, position_to_notation
-from catbox_solver.puzzles.puzzle import Puzzle, load_puzzles
+from catbox_solver.puzzles import Puzzle, load_puzzles
 from catbox_solver.render.svg import position_svg
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -43,7 +43,7 @@ from catbox_solver.games.referee import verify
 from catbox_solver.model.deal import deal, deck, first_lead
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.puzzles.puzzle import (
+from catbox_solver.puzzles import (
     condition_text,
     generate,
     load_puzzle,

@@ -9,6 +9,7 @@ Manager never downloads a driver or a browser. Skipped only when Chromium is not
 from __future__ import annotations
 
 import os
+import re
 import struct
 import zlib
 from collections import Counter
@@ -18,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from catbox_solver.puzzles.puzzle import Puzzle, load_puzzles, puzzle_from_dict
-from catbox_solver.render.sheet import write_sheet
+from catbox_solver.puzzles import Puzzle, load_puzzles, puzzle_from_dict
+from catbox_solver.render.sheet import sheet_order, write_sheet
 from catbox_solver.render.svg import ROW_COLORS, SEAT_COLORS
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -127,29 +128,42 @@ def test_page_loads_without_errors(page: Any) -> None:
     severe = [e for e in page.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     # the nasty title is text, not markup: shown literally and never run
-    headings = [h.text for h in by_css(page, "section h2")]
-    assert headings[-1] == f"{len(headings)}. {NASTY_TITLE}"
+    headings = [h.text for h in by_css(page, "section h3")]
+    order = [p.id for p in sheet_order(sheet_puzzles())]
+    nasty = by_css(page, "section#puzzle-nasty h3")[0].text
+    assert nasty == f"{order.index('nasty') + 1}. {NASTY_TITLE}"
     assert page.execute_script("return window.pwned === undefined") is True
     assert len(by_css(page, "figure svg")) == len(headings) == len(sheet_puzzles())
+    # in groups by player count, easiest first in each
+    groups = [g.get_attribute("id") for g in by_css(page, "div.group")]
+    assert groups == ["players-2", "players-3", "players-4", "players-5"]
+    shown = [s.get_attribute("id") for s in by_css(page, "section.puzzle")]
+    assert shown == [f"puzzle-{i}" for i in order]
 
 
 def test_reveal_shows_answer_and_explanation(page: Any) -> None:
     puzzles = sheet_puzzles()
     answers = by_css(page, ".answer")
     buttons = by_css(page, "button.reveal")
+    at = [p.id for p in sheet_order(puzzles)].index("peter")
     assert [a.is_displayed() for a in answers] == [False] * len(puzzles)
-    buttons[0].click()
-    assert answers[0].is_displayed()
-    assert answers[0].text == "No.\nPeter holds 4 and 6.\nRed and green 4 and 6 are taken."
-    assert buttons[0].text == "Hide answer"
-    assert buttons[0].get_attribute("aria-expanded") == "true"
-    assert [a.is_displayed() for a in answers[1:]] == [False] * (len(puzzles) - 1)
-    buttons[0].click()
-    assert not answers[0].is_displayed() and buttons[0].text == "Show answer"
+    buttons[at].click()
+    assert answers[at].is_displayed()
+    assert answers[at].text == "No.\nPeter holds 4 and 6.\nRed and green 4 and 6 are taken."
+    assert buttons[at].text == "Hide answer"
+    assert buttons[at].get_attribute("aria-expanded") == "true"
+    others = answers[:at] + answers[at + 1:]
+    assert [a.is_displayed() for a in others] == [False] * (len(puzzles) - 1)
+    buttons[at].click()
+    assert not answers[at].is_displayed() and buttons[at].text == "Show answer"
     toggle = by_css(page, "#toggle-all")[0]
     toggle.click()
     assert [a.is_displayed() for a in answers] == [True] * len(puzzles)
-    assert answers[-1].text == "No play keeps you safe.\nEvery line ends with seat 1 stuck."
+    nasty = by_css(page, "#puzzle-nasty-answer")[0]
+    assert nasty.text == "No play keeps you safe.\nEvery line ends with seat 1 stuck."
+    # a line of plays broken by trick
+    red = by_css(page, "#puzzle-red-lead-4p-5922fbdd-answer")[0]
+    assert "after 4b 2r 6r 1r | 3r 5r 6y 4r | 8r 1y 2y 7r the round ends" in red.text
     assert toggle.text == "Hide all answers"
     toggle.click()
     assert [a.is_displayed() for a in answers] == [False] * len(puzzles)
@@ -166,8 +180,34 @@ def test_print_hides_buttons_and_contents(page: Any) -> None:
         hints = by_css(page, "details.hint")
         assert hints and [h.is_displayed() for h in hints] == [False] * len(hints)
         assert all(f.is_displayed() for f in by_css(page, "figure"))
+        # each puzzle's text beside its picture, which takes the left part of the page
+        for section in by_css(page, "section.puzzle")[:5]:
+            fig = section.find_element("css selector", "figure").rect
+            question = section.find_element("css selector", ".question").rect
+            assert question["x"] >= fig["x"] + fig["width"]
+            assert fig["y"] <= question["y"] < fig["y"] + fig["height"]
     finally:
         page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def pdf_pages(drv: Any) -> int:
+    """Pages of the page printed to PDF (A4, its own print style)."""
+    import base64
+
+    pdf = drv.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})
+    data = base64.b64decode(pdf["data"])
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def test_print_packs_several_puzzles_to_a_page(driver: Any, tmp_path: Path) -> None:
+    """Printed, the collection's puzzles share pages (it printed 43 pages for 43
+    puzzles): at least three to a page, none split by a page break."""
+    puzzles = load_puzzles(REPO / "puzzles")
+    path = tmp_path / "sheet.html"
+    write_sheet(puzzles, path)
+    driver.get(path.as_uri())
+    pages = pdf_pages(driver)
+    assert 1 <= pages <= len(puzzles) // 3, pages
 
 
 def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, ...]]]:
@@ -218,7 +258,7 @@ def rgb(color: str) -> tuple[int, ...]:
 
 
 def test_screenshot_shows_the_pictures(page: Any, tmp_path: Path) -> None:
-    figure = by_css(page, "figure")[0]
+    figure = by_css(page, "#puzzle-peter figure")[0]
     page.execute_script("arguments[0].scrollIntoView()", figure)
     shot = tmp_path / "figure.png"
     assert figure.screenshot(str(shot))

@@ -227,7 +227,7 @@ def test_simulate_json_fields_and_reproducibility() -> None:
 
 def test_simulate_compare_a_scoring_only_reading() -> None:
     """The same seeded rounds under predictions on and off: the plays never differ, only
-    the scores (game audit: every round's plays differed). The text gives
+    the scores (every round's plays differed once). The text gives
     each reading's rounds with a paradox."""
     code, out, _ = run("simulate", "-p", "2", "-g", "20", "--compare", "two-player-prediction",
                        "--json", "--quiet")
@@ -327,3 +327,65 @@ def test_verify_unreadable_exit_2(tmp_path: Path, record_text: str) -> None:
     assert err == f"error: {binary}: not a text file (UTF-8)\n"
     code, _, err = run("verify", str(tmp_path))
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+class Typist:
+    """A random bot for the human's seat that keeps what a person would type."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = RandomBot(seed)
+        self.typed: list[str] = []
+
+    def discard(self, view: PlayerView) -> int:
+        card = self.bot.discard(view)
+        self.typed.append(str(card))
+        return card
+
+    def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
+        tricks = self.bot.predict(view, choices)
+        self.typed.append(str(tricks))
+        return tricks
+
+    def play(self, view: PlayerView) -> Play:
+        play = self.bot.play(view)
+        self.typed.append(play.text)
+        return play
+
+
+@pytest.mark.parametrize(("seed", "said"), [
+    (1, "tie on 3 points between you and seat 1: broken by the score of the final round "
+        "(you 2, seat 1 1), highest for you\nwinner: you\n"),
+    (43, "tie on 5 points between you and seat 1: broken by the score of the final round "
+         "(you -1, seat 1 3), highest for seat 1\nwinner: seat 1\n"),
+    (49, "tie on 6 points between you and seat 2: broken by the score of the final round "
+         "(you 4, seat 2 4), tied there too, so the win is shared\nwinners: you, seat 2\n"),
+    (97, "tie on 6 points between seat 1 and seat 2: broken by the score of the final round "
+         "(seat 1 -1, seat 2 2), highest for seat 2\nwinner: seat 2\n"),
+])
+def test_play_names_the_tie_break(seed: int, said: str, tmp_path: Path) -> None:
+    """A tie on the highest total is broken by the final round's score (a tie there too
+    shares the win): the end of the game says so (it named the winner alone)."""
+    typist = Typist(7)
+    bots: list[Bot] = list(random_bots(3, seed))
+    bots[0] = typist
+    game = play_game(Ruleset(players=3), seed, bots)
+    file = tmp_path / "game.txt"
+    code, out, err = run("play", "-p", "3", "--seed", str(seed), "--record", str(file),
+                         input="\n".join(typist.typed) + "\n")
+    assert code == 0, err
+    assert out.endswith(f"totals: {' '.join(map(str, game.totals))}\n{said}"
+                        f"record written to {file}\n")
+    code, out, _ = run("verify", str(file))  # (the referee says it the same way)
+    assert code == 0
+    tie = said.splitlines()[0].replace("you", "seat 0")
+    assert f"\n{tie}\nwinner" in out
+
+
+def test_no_tie_no_tie_break_line() -> None:
+    typist = Typist(7)
+    bots: list[Bot] = list(random_bots(3, 0))
+    bots[0] = typist
+    game = play_game(Ruleset(players=3), 0, bots)
+    assert game.totals.count(max(game.totals)) == 1
+    code, out, _ = run("play", "-p", "3", "--seed", "0", input="\n".join(typist.typed) + "\n")
+    assert code == 0 and "tie on" not in out

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from catbox_solver.cli import main
-from catbox_solver.puzzles.puzzle import PuzzleTimeout, load_puzzle, solve_puzzle
+from catbox_solver.puzzles import PuzzleTimeout, load_puzzle, solve_puzzle
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 FIG34 = PUZZLES / "fig-3-4-lead-red.toml"
@@ -40,7 +40,7 @@ def test_solve_one_file_readable() -> None:
     code, out, _ = _run("puzzle", "solve", str(FIG34))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == f"== fig-3-4-lead-red: Figure 3-4: red is broken, lead it  ({FIG34})"
+    assert lines[0] == f"== fig-3-4-lead-red: Red is broken, lead it  ({FIG34})"
     assert "4 players, ruleset official" in lines  # the board from render_text
     assert "to move: seat 1" in lines
     assert (
@@ -183,13 +183,29 @@ def test_generate_writes_solvable_files_reproducibly(tmp_path: Path) -> None:
     code, out, _ = _run("puzzle", "solve", str(a), "--no-board")
     assert code == 0
     assert out.rstrip().splitlines()[-1] == "3 puzzles: every stored answer is right"
-    # the same seed again into the same directory makes new puzzles, no duplicates
+    # the same seed again into the same directory: the same puzzles, reported as there
+    # and not written again (it made 3 other puzzles, though its help said "same seed,
+    # same puzzles")
+    before = {n: (a / n).read_bytes() for n in names}
     code, out, _ = _run(*args, "--out", str(a), "--json")
     assert code == 0
     data = json.loads(out)
-    assert len(data["files"]) == 3
-    assert not {Path(f).name for f in data["files"]} & set(names)
-    assert len(list(a.glob("*.toml"))) == 6
+    assert data["files"] == [] and data["kept"] == []
+    assert sorted(Path(f).name for f in data["present"]) == names
+    assert {f.name: f.read_bytes() for f in a.glob("*.toml")} == before
+    code, out, _ = _run(*args, "--out", str(a))
+    assert out.rstrip().splitlines()[-1] == (
+        f"wrote 0 avoid-paradox puzzles to {a} (3 already there)"
+    )
+    # more of the same seed: the first 3 are there, the next 2 are new
+    code, out, _ = _run(*args[:-5], "--count", "5", "--seed", "5", "--quiet",
+                        "--out", str(a), "--json")
+    data = json.loads(out)
+    assert sorted(Path(f).name for f in data["present"]) == names
+    assert len(data["files"]) == 2 and len(list(a.glob("*.toml"))) == 5
+    code, _, _ = _run(*args[:-5], "--count", "5", "--seed", "5", "--quiet",
+                      "--out", str(b))
+    assert sorted(f.name for f in a.glob("*.toml")) == sorted(f.name for f in b.glob("*.toml"))
 
 
 def test_generate_never_overwrites_and_checks_before_making_out(tmp_path: Path) -> None:
@@ -212,11 +228,13 @@ def test_generate_never_overwrites_and_checks_before_making_out(tmp_path: Path) 
     code, out, err = _run(*args, "--out", str(tmp_path / "a"), "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["kept"] == [first] and first not in data["files"] and len(data["files"]) == 1
+    # (the seed's first puzzle is this one: kept, and no other puzzle written in its place,
+    # so that the same seed stays the same puzzles)
+    assert data["kept"] == [first] and data["files"] == [] and data["present"] == []
     assert err == f"kept {first}: a file of that name is there (not overwritten)\n"
     assert Path(first).read_text(encoding="utf-8") == "\n".join(text) + "\n"
     code, out, err = _run(*args, "--out", str(tmp_path / "a"))
-    assert out.rstrip().splitlines()[-1] == f"wrote 1 avoid-paradox puzzle to {tmp_path / 'a'}"
+    assert out.rstrip().splitlines()[-1] == f"wrote 0 avoid-paradox puzzles to {tmp_path / 'a'}"
     code, _, err = _run("puzzle", "generate", "--theme", "exact-bid", "--players", "2",
                         "--out", str(tmp_path / "z" / "deep"))
     assert code == 2 and err == (

@@ -4,6 +4,7 @@ behind buttons; ``catbox puzzle export``. (The page in a real browser: test_brow
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,8 +13,23 @@ from click.testing import CliRunner, Result
 
 from catbox_solver.cli import main
 from catbox_solver.errors import CatboxError
-from catbox_solver.puzzles.puzzle import Puzzle, load_puzzles, puzzle_from_dict
-from catbox_solver.render.sheet import sheet_html, write_sheet
+from catbox_solver.puzzles import (
+    Puzzle,
+    PuzzleError,
+    PuzzleFilter,
+    load_puzzles,
+    parse_filter,
+    puzzle_from_dict,
+    select_puzzles,
+)
+from catbox_solver.render.sheet import (
+    by_trick,
+    puzzle_html,
+    sheet_html,
+    sheet_order,
+    shown_titles,
+    write_sheet,
+)
 from catbox_solver.render.svg import position_svg
 
 REPO = Path(__file__).resolve().parents[1]
@@ -101,20 +117,27 @@ def test_sheet_structure() -> None:
     html = sheet_html(puzzles, "Club night")
     assert html.startswith('<!DOCTYPE html>\n<html lang="en">')
     tags = parse(html).tags
+    # (by player count: the 2-player puzzle first, though given second)
     sections = [a for t, a in tags if t == "section"]
-    assert [s["id"] for s in sections] == ["puzzle-peter", "puzzle-two-safe"]
+    assert [s["id"] for s in sections] == ["puzzle-two-safe", "puzzle-peter"]
     toc = [a["href"] for t, a in tags if t == "a"]
-    assert toc == ["#puzzle-peter", "#puzzle-two-safe"]
+    assert toc == ["#puzzle-two-safe", "#puzzle-peter"]
     buttons = [a for t, a in tags if t == "button" and a.get("class") == "reveal"]
     answers = [a for t, a in tags if t == "div" and a.get("class") == "answer"]
     assert [b["aria-controls"] for b in buttons] == [a["id"] for a in answers]
-    assert [a["id"] for a in answers] == ["puzzle-peter-answer", "puzzle-two-safe-answer"]
+    assert [a["id"] for a in answers] == ["puzzle-two-safe-answer", "puzzle-peter-answer"]
     assert all("hidden" in a for a in answers)
     assert [b["aria-expanded"] for b in buttons] == ["false", "false"]
     assert "<title>Club night</title>" in html and "<h1>Club night</h1>" in html
-    assert "<h2>1. Peter&#x27;s last trick</h2>" in html
-    assert "<h2>2. Two players, stay safe</h2>" in html
-    assert "★★☆☆☆</span> difficulty 2 of 5 · 4 players · rules: official · tags: rulebook" in html
+    assert "<h3>1. Two players, stay safe</h3>" in html
+    assert "<h3>2. Peter&#x27;s last trick</h3>" in html
+    groups = [a["id"] for t, a in tags if t == "div" and a.get("class") == "group"]
+    assert groups == ["players-2", "players-4"]
+    assert '<h3>2 players</h3>\n<ol start="1">' in html
+    assert '<h3>4 players</h3>\n<ol start="2">' in html
+    # the puzzle file's tags are not shown (they are the files' own: "generated", ...)
+    assert "★★☆☆☆</span> difficulty 2 of 5 · 4 players · rules: official</p>" in html
+    assert "tags:" not in html and "rulebook" not in html
 
 
 def test_sheet_content_per_puzzle() -> None:
@@ -142,8 +165,8 @@ def test_every_text_is_escaped() -> None:
     assert "alert" in html
     assert "<script>alert" not in html and "<b>bold" not in html
     escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;"
-    # page title and heading, puzzle heading, contents, tags, hint, explanation
-    assert html.count(escaped) == 7
+    # page title and heading, puzzle heading, contents, hint, explanation (tags: not shown)
+    assert html.count(escaped) == 6
     # exactly the two scripts of the page itself
     assert html.count("<script>") == 2
     parse(html)
@@ -254,4 +277,122 @@ def test_the_repository_puzzles_export() -> None:
     puzzles = load_puzzles(REPO / "puzzles")
     html = sheet_html(puzzles)
     sections = [a for t, a in parse(html).tags if t == "section"]
-    assert [s["id"] for s in sections] == [f"puzzle-{p.id}" for p in puzzles]
+    assert [s["id"] for s in sections] == [f"puzzle-{p.id}" for p in sheet_order(puzzles)]
+    assert sorted(s["id"] for s in sections) == sorted(f"puzzle-{p.id}" for p in puzzles)
+
+
+def _visible(html: str) -> str:
+    """The sheet's text a pupil reads: no pictures, no notation, no markup."""
+    html = re.sub(r"<svg.*?</svg>|<code>.*?</code>|<style>.*?</style>|<script>.*?</script>",
+                  "", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_the_collection_sheet_is_for_pupils() -> None:
+    """Sorted by difficulty within each player count; no title twice; no tags of the
+    files; no rulebook figure numbers (pupils do not have the rulebook)."""
+    puzzles = load_puzzles(REPO / "puzzles")
+    ordered = sheet_order(puzzles)
+    keys = [(p.players, p.difficulty) for p in ordered]
+    assert keys == sorted(keys) and len(ordered) == len(puzzles)
+    titles = shown_titles(ordered)
+    assert len({t.casefold() for t in titles}) == len(titles) == len(puzzles)
+    assert not [t for t in titles if re.search(r"\(\d players\)", t)]
+    html = sheet_html(puzzles)
+    headings = re.findall(r"<h3>(\d+)\. ([^<]*)</h3>", html)
+    assert [int(n) for n, _ in headings] == list(range(1, len(puzzles) + 1))
+    assert [unescape(h) for _, h in headings] == titles
+    text = _visible(html)
+    assert not re.search(r"(?i)\bfig(ure|\.)? ?\d", text)
+    assert "generated" not in text and "tags" not in text and "figure-3" not in text
+
+
+def test_shown_titles() -> None:
+    a = exists_puzzle(title="The empty square (4 players)")
+    b = exists_puzzle(title="The empty square (4 players)")
+    c = exists_puzzle(title="the empty square")
+    d = exists_puzzle(title="Shut the door (2 players)")  # (not its count: kept)
+    e = exists_puzzle(title=" (4 players)")
+    assert shown_titles([a, b, c, d, e]) == [
+        "The empty square", "The empty square II", "the empty square III",
+        "Shut the door (2 players)", "(4 players)",
+    ]
+
+
+def test_answers_are_broken_by_trick() -> None:
+    """A line of plays in an explanation is broken by trick where it replays from the
+    puzzle's position (12 plays in a row could not be read)."""
+    pz = next(p for p in load_puzzles(REPO / "puzzles") if p.id == "red-lead-4p-5922fbdd")
+    assert pz.explanation.startswith("4b is the only safe play: after 4b 2r 6r 1r 3r 5r 6y "
+                                     "4r 8r 1y 2y 7r the round ends")
+    assert by_trick(pz.explanation, pz.position).startswith(
+        "4b is the only safe play: after 4b 2r 6r 1r | 3r 5r 6y 4r | 8r 1y 2y 7r the round "
+        "ends")
+    html = puzzle_html(pz, 1, "a")
+    assert "after 4b 2r 6r 1r | 3r 5r 6y 4r | 8r 1y 2y 7r the round ends" in html
+    # not a line from here: left as it is (an illegal play, a value too high, one play)
+    assert by_trick("then 5r 5r and 9r 1r, 4b", pz.position) == "then 5r 5r and 9r 1r, 4b"
+    two = safe_puzzle()  # (mid-trick: the first play ends the trick)
+    assert by_trick("after 1r 2r 1b x", two.position) == "after 1r | 2r 1b x"
+
+
+# ---- picking puzzles ---------------------------------------------------------------------
+
+
+def test_select_puzzles() -> None:
+    puzzles = load_puzzles(REPO / "puzzles")
+
+    def ids(*filters: str) -> list[str]:
+        return [p.id for p in select_puzzles(puzzles, list(filters))]
+
+    assert ids() == [p.id for p in puzzles]
+    assert ids("players=2") == [p.id for p in puzzles if p.players == 2]
+    assert ids("players=2,5") == [p.id for p in puzzles if p.players in (2, 5)]
+    assert ids("players!=2,5") == [p.id for p in puzzles if p.players in (3, 4)]
+    assert ids("players=4", "difficulty<=2") == [
+        p.id for p in puzzles if p.players == 4 and p.difficulty <= 2]
+    assert ids("difficulty>3") == [p.id for p in puzzles if p.difficulty > 3]
+    assert ids("difficulty >= 3") == [p.id for p in puzzles if p.difficulty >= 3]
+    assert ids("difficulty<2") == [p.id for p in puzzles if p.difficulty < 2]
+    assert ids("tag=exception") == [p.id for p in puzzles if "exception" in p.tags]
+    assert ids("tag=figure-*") == [p.id for p in puzzles if p.id.startswith("fig-")]
+    assert ids("question!=exists,safe") == [
+        p.id for p in puzzles if p.question not in ("exists", "safe")]
+    assert ids("id=fig-3-7-*") == ["fig-3-7-make-peter-paradox", "fig-3-7-peter-paradox"]
+    assert parse_filter(" players = 3 ") == PuzzleFilter("players", "=", ("3",))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("colour=red", "filter 'colour=red': unknown field 'colour' (one of players, difficulty, "
+                   "question, tag, id)"),
+    ("players", "filter 'players': not FIELD=VALUE (like 'players=4', 'difficulty<=2', "
+                "'tag=red-lead')"),
+    ("players=four", "filter 'players=four': players is a whole number"),
+    ("players=", "filter 'players=': a value is missing"),
+    ("players<=2,3", "filter 'players<=2,3': <= takes one number"),
+    ("tag<=x", "filter 'tag<=x': tag is compared with = or != only"),
+])
+def test_bad_filters_are_named(text: str, message: str) -> None:
+    with pytest.raises(PuzzleError) as err:
+        parse_filter(text)
+    assert str(err.value) == message
+    result = run("puzzle", "export", str(REPO / "puzzles"), "--filter", text, "--no-check")
+    assert (result.exit_code, result.output) == (2, f"error: {message}\n")
+
+
+def test_export_filter(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.html"
+    result = run("puzzle", "export", str(REPO / "puzzles"), "--filter", "players=2",
+                 "--filter", "difficulty<=1", "--filter", "question=exists", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"wrote {out}: 3 puzzles, ")
+    html = out.read_text("utf-8")
+    assert [a["id"] for t, a in parse(html).tags if t == "section"] == [
+        "puzzle-empty-square-blue-4", "puzzle-empty-square-green-5",
+        "puzzle-empty-square-yellow-2",
+    ]
+    result = run("puzzle", "export", str(REPO / "puzzles"), "--filter", "players=2",
+                 "--filter", "difficulty=5", "--no-check")
+    assert (result.exit_code, result.output) == (2, (
+        f"error: {REPO / 'puzzles'}: no puzzle passes --filter players=2 --filter "
+        "difficulty=5\n"))

@@ -18,7 +18,7 @@ from catbox_solver.dd.search import Search
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.puzzles.puzzle import load_puzzle, solve_puzzle
+from catbox_solver.puzzles import load_puzzle, solve_puzzle
 
 
 def _position(seed: int, players: int) -> tuple[Position, int] | None:

@@ -363,7 +363,7 @@ def test_a_bot_breaking_the_rules_is_stopped() -> None:
         setup_round(deal(rules, 1), 0, random_bots(3, 1))
 
 
-# ---- paired rounds for catbox simulate --compare (game audit) -----------------------------
+# ---- paired rounds for catbox simulate --compare ------------------------------------------
 def _paired_games(name_a: str, name_b: str, players: int, seeds: range) -> list[tuple[Any, Any]]:
     a = Ruleset.from_name(name_a, players)
     b = Ruleset.from_name(name_b, players)

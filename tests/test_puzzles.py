@@ -24,11 +24,10 @@ from catbox_solver.formats.notation import (
     position_to_notation,
 )
 from catbox_solver.model.position import Play
-from catbox_solver.puzzles.puzzle import (
+from catbox_solver.puzzles import (
     PLAY_KINDS,
     Puzzle,
     PuzzleError,
-    _explain,
     generate,
     load_puzzle,
     load_puzzles,
@@ -39,6 +38,7 @@ from catbox_solver.puzzles.puzzle import (
     solve_puzzle,
     toml_string,
 )
+from catbox_solver.puzzles.explain import explain
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 CURATED = load_puzzles(PUZZLES)
@@ -109,7 +109,7 @@ _MINIMAX_QUESTION = {"safe": "paradox", "best-tricks": "tricks", "best-score": "
 def test_curated_answer_is_the_plain_minimax_answer(pz: Puzzle) -> None:
     """The stored answers were made by the solver, so checking them against it alone
     could only catch a change: here a second method, the plain minimax of the tests (no
-    pruning, no table), finds the same right plays (audit)."""
+    pruning, no table), finds the same right plays."""
     q = _MINIMAX_QUESTION[pz.question]
     pos = pz.position
     values = {p: minimax(pos.play(p), pz.seat, q) for p in pos.legal_plays()}
@@ -451,7 +451,7 @@ def test_an_edited_puzzle_file_is_refused_or_read_never_crashes(text: str) -> No
 
 def test_generate_leaves_the_callers_exclude_set_alone() -> None:
     """generate added its puzzles to the caller's ``exclude`` set, so the same call gave
-    other puzzles the next time (found by an API audit)."""
+    other puzzles the next time."""
     used = {"not a notation of any position"}
     first = next(generate("avoid-paradox", 3, 1, exclude=used, max_rounds=60))
     assert used == {"not a notation of any position"}
@@ -544,15 +544,15 @@ _BRACKET = re.compile(r"(\w+): (?:only )?(-?\d+) points? guaranteed \(playing fo
 def test_best_score_notes_give_the_trick_game_of_each_play() -> None:
     """A best-score note's bracket is the trick points the play guarantees when played for
     tricks alone, another line than the score's ("2 points guaranteed (1 trick point)"
-    stood beside a line of 2 tricks and no bonus, and read as a trick and a bonus of 1;
-    audit). Each bracket of the stored exact-bid puzzles is checked against
+    stood beside a line of 2 tricks and no bonus, and read as a trick and a bonus of 1).
+    Each bracket of the stored exact-bid puzzles is checked against
     a plain minimax of the trick game, and the stored explanations are what the generator
     writes now."""
     pzs = [p for p in CURATED if "exact-bid" in p.tags and p.players == 3]
     assert len(pzs) == 2
     for pz in pzs:
         sol = solve_puzzle(pz)
-        assert _explain("exact-bid", pz, sol) == pz.explanation, pz.id
+        assert explain("exact-bid", pz, sol) == pz.explanation, pz.id
         found = _BRACKET.findall(pz.explanation)
         assert {m[0] for m in found} == {v.play.text for v in sol.verdicts}
         most = max(minimax(pz.position.after(v.play), pz.seat, "tricks") for v in sol.verdicts)
@@ -573,7 +573,7 @@ _PER_CARD = re.compile(r"(?:After ([\w ]+), )?(you|seat (\d)) may lead (\w+) in 
 def test_per_card_red_lead_puzzles_say_what_allows_the_lead() -> None:
     """Under the per-card red lead a puzzle answered by leading red before red is broken
     was called "breaks", with the hint that a follower may declare red, and no sentence
-    said what allowed the lead (review). Now it is an exception puzzle with
+    said what allowed the lead. Now it is an exception puzzle with
     the per-card hint, and each sentence about a per-card lead is replayed and its claim
     (no other color for that value) checked on the board."""
     pzs = [*itertools.islice(generate("red-lead", 2, 1, ruleset="per-card-red-lead"), 4),
@@ -639,7 +639,7 @@ def _check_exception_words(pz: Puzzle) -> int:
     if lead is not None:
         before, who, seat, trick, card = lead.groups()
         # the plays named are the start of a line of the solution (one play alone read as
-        # forcing the lead: audit), and replay legally to the lead
+        # forcing the lead), and replay legally to the lead
         lines = [v.line for v in solve_puzzle(pz).verdicts]
         texts = before.split()
         assert any([q.text for q in line[:len(texts) + 1]] == [*texts, card]

@@ -255,7 +255,20 @@ def test_rules_list_json_shape() -> None:
 def test_rules_list_readable_names_sources() -> None:
     result = CliRunner().invoke(main, ["rules", "list"])
     assert result.exit_code == 0
-    assert "CS quick reference" in result.output
+    assert "CS rulebook quick reference" in result.output
+    lines = result.output.splitlines()
+    # the per-card red lead is credited to the texts that allow it, not the EN rulebook
+    per_card = [ln.split(":")[0].strip() for ln in lines if ln.strip().startswith("per-card ")]
+    assert per_card == ["per-card    CS rulebook", "per-card    CS rulebook quick reference",
+                        "per-card    DE quick reference (KSR)", "per-card    the reading"]
+    # a quote is in quotation marks, a description of a reading no text gives is not
+    assert ('      must-follow reviews and table talk: must follow the led color if able, as '
+            'in most trick-taking games (no rulebook says so)') in lines
+    assert ('      exception   CS rulebook: "Začínající hráč může červenou barvu ohlásit i v '
+            'případě, že nemůže ohlásit žádnou jinou barvu."') in lines
+    data = json.loads(CliRunner().invoke(main, ["rules", "list", "--json"]).output)
+    (red,) = [sw for sw in data["switches"] if sw["name"] == "red_lead"]
+    assert [q["quote"] for q in red["texts"]["per-card"]] == [True, True, True, False]
     assert "czech-color-loss: color_loss=declared" in result.output
 
 
@@ -325,8 +338,8 @@ def test_simulate_compare_must_follow_differs_somewhere() -> None:
     diff = data["differences"]
     assert diff["rounds"] == 20
     # the same seeded bots play differently as soon as one reading forbids an off-color
-    # play (the counts are the seeded games', the same at every run, under
-    # simulate's fresh bots per round)
+    # play (the counts are the seeded games', the same at every run, with every round's
+    # bots seeded anew)
     assert [diff[k] for k in ("plays_differ", "paradox_occurrence_differs", "paradox_differs",
                               "tricks_differ", "scores_differ")] == [20, 4, 20, 20, 20]
 
@@ -336,3 +349,38 @@ def test_same_state_ignores_only_the_ruleset() -> None:
     other = pos.with_rules(Ruleset(players=3, following="must-follow"))
     assert same_state(pos, other)
     assert not same_state(pos, pos.after(pos.legal_plays()[0]).with_rules(other.rules))
+
+
+def test_rules_diff_says_what_each_answer_means() -> None:
+    """The paradox answer read "paradox for seat 1: True" (as if seat 1 would cause one):
+    it says whether the seat can avoid one; and the legal plays after a line are said to
+    be those after it, not those of the board drawn (which is before the line)."""
+    result = CliRunner().invoke(main, ["rules", "diff", "official", "quickref-red-lead",
+                                       "-p", "2", "--question", "paradox", "--quiet"])
+    assert result.exit_code == 0
+    assert result.output.endswith(
+        "to move: seat 1\n"
+        "official: seat 1 can avoid a paradox: yes\n"
+        "quickref-red-lead: seat 1 can avoid a paradox: no\n"
+    )
+    result = CliRunner().invoke(main, ["rules", "diff", "official", "czech-color-loss",
+                                       "-p", "3", "--quiet"])
+    assert result.exit_code == 0
+    assert result.output.endswith(
+        "to move: seat 0\n"
+        "line (legal under both): 2r 1r\n"
+        "the legal plays below are those after this line (seat 0 to move), not those of "
+        "the board drawn above\n"
+        "official: legal plays of seat 0: 3r\n"
+        "czech-color-loss: legal plays of seat 0: none (paradox)\n"
+    )
+
+
+def test_rules_diff_words_for_tricks_and_score() -> None:
+    from catbox_solver.cli.rules_cmds import _answer_text
+
+    assert _answer_text("tricks", 3, 2) == "seat 2 can make sure of 3 trick points"
+    assert _answer_text("tricks", -1, 0) == "seat 0 can make sure of -1 trick point"
+    assert _answer_text("score", 5, 1) == "seat 1 can make sure of a round score of 5"
+    assert _answer_text("paradox", False, 1) == "seat 1 can avoid a paradox: no"
+    assert _answer_text("legal", (), 3) == "legal plays of seat 3: none (paradox)"

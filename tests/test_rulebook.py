@@ -9,11 +9,23 @@ says what it invented. Seats with 4 players: Anne 0, Peter 1, Hermann 2, Erwin 3
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from catbox_solver.errors import IllegalPlayError
 from catbox_solver.model.position import Play, Position, cell_bit, neutral_mask
-from catbox_solver.model.rules import BLUE, COLOR_CHARS, GREEN, RED, YELLOW, Ruleset
+from catbox_solver.model.rules import (
+    BLUE,
+    COLOR_CHARS,
+    GREEN,
+    RED,
+    SWITCH_TEXTS,
+    TEXT_SOURCES,
+    YELLOW,
+    Ruleset,
+)
 
 ANNE, PETER, HERMANN, ERWIN = 0, 1, 2, 3
 R4 = Ruleset(players=4)
@@ -511,3 +523,74 @@ def test_interrupted_trick_removed() -> None:
     finished = bonus_position(Ruleset(players=4, interrupted_trick="removed"))
     assert finished.final_owners() == finished.owners
     assert finished.scores() == (7, 5, 2, 2)
+
+
+# ---- the texts quoted for each reading (catbox rules list) -----------------------------------
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+
+
+def _plain(text: str) -> str:
+    """Text without Markdown marks (bold, escaped and bullet stars), spaces collapsed."""
+    text = text.replace("\\*", "*").replace("**", "")
+    text = re.sub(r"(?m)^\s*\*\s+", "", text)
+    return " ".join(text.split())
+
+
+def _texts() -> dict[str, str]:
+    """Each quoted source's text: a rulebook is its pages before its quick reference (the
+    back pages, from the last table of card counts on), its quick reference the rest."""
+    assert SEEDS.is_dir(), f"the rulebook texts are not at {SEEDS}"
+    out = {"DE quick reference (KSR)": _plain((SEEDS / "quickref-de.txt").read_text("utf-8"))}
+    for lang, table in (("en", "45 cards (1-9)"), ("de", "45 Karten (1-9)"),
+                        ("cs", "45 karet (1–9)")):
+        lines = (SEEDS / f"rulebook-{lang}.txt").read_text("utf-8").splitlines()
+        back = max(i for i, line in enumerate(lines) if table in line)
+        out[f"{lang.upper()} rulebook"] = _plain("\n".join(lines[:back]))
+        out[f"{lang.upper()} rulebook quick reference"] = _plain("\n".join(lines[back:]))
+    return out
+
+
+TEXTS = _texts()
+QUOTES = [(switch, value, source, wording)
+          for switch, values in SWITCH_TEXTS.items()
+          for value, quotes in values.items() for source, wording in quotes]
+
+
+def test_the_quoted_sources_are_the_texts() -> None:
+    assert set(TEXTS) == set(TEXT_SOURCES)
+
+
+@pytest.mark.parametrize(("switch", "value", "source", "wording"), QUOTES,
+                         ids=[f"{s}={v}: {src}" for s, v, src, _ in QUOTES])
+def test_each_quote_is_in_the_text_it_is_credited_to(
+    switch: str, value: str, source: str, wording: str
+) -> None:
+    """A quote occurs word for word in its source ("..." leaves words out, the parts in
+    order); a source that is no text (a review, a house rule) describes the reading in its
+    own words, and any phrase it quotes in single quotes is in some text."""
+    if source in TEXT_SOURCES:
+        text, at = TEXTS[source], 0
+        for part in wording.split("..."):
+            found = text.find(_plain(part), at)
+            assert found >= 0, f"{source} does not say {part.strip()!r}"
+            at = found + len(_plain(part))
+        return
+    phrases = re.findall(r"'([^']+)'", source + " " + wording)
+    for phrase in phrases:
+        if phrase.startswith("no other color"):  # (a paraphrase of both readings' texts)
+            continue
+        assert any(_plain(phrase) in t for t in TEXTS.values()), phrase
+
+
+def test_per_card_is_credited_to_the_texts_that_allow_it() -> None:
+    """The per-card red lead is allowed by the Czech rulebook and its quick reference and by
+    the German quick reference; the English and German rulebooks rule it out ("with any
+    cards from your hand"), so neither is credited with it, and the Czech main text is
+    quoted for the whole-hand exception too."""
+    credited = {src for src, _ in SWITCH_TEXTS["red_lead"]["per-card"] if src in TEXT_SOURCES}
+    assert credited == {"CS rulebook", "CS rulebook quick reference", "DE quick reference (KSR)"}
+    exception = {src for src, _ in SWITCH_TEXTS["red_lead"]["exception"]}
+    assert {"EN rulebook", "DE rulebook", "CS rulebook", "CS rulebook quick reference",
+            "DE quick reference (KSR)"} <= exception
+    assert "with any cards from your hand" in TEXTS["EN rulebook"]

@@ -21,7 +21,7 @@ from catbox_solver.errors import PositionError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
-from catbox_solver.puzzles.puzzle import load_puzzles
+from catbox_solver.puzzles import load_puzzles
 from catbox_solver.render.svg import NEUTRAL_COLOR, SEAT_COLORS, _text, position_svg
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +36,14 @@ from catbox_solver.formats.record import (
     write_record,
 )
 from catbox_solver.games.bots import Bot, PlayerView, random_bots
-from catbox_solver.games.game import EVENTS, GameResult, RoundResult, play_game, setup_round
+from catbox_solver.games.game import EVENTS, RoundResult, play_game, setup_round
 from catbox_solver.games.referee import Verdict, verify
+from catbox_solver.games.simulate import compare_stats, game_seeds, play_games, simulate_stats
 from catbox_solver.model.deal import deal as deal_cards
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import RULE_TEXT, Play
-from catbox_solver.model.rules import COLOR_CHARS, Ruleset
-from catbox_solver.render.text import board_lines
+from catbox_solver.model.rules import Ruleset
+from catbox_solver.render.text import board_lines, render_view
 
 players_option = click.option(
     "--players", "-p", type=WholeRange(2, 5), required=True, help="Number of players (2-5)."
@@ -112,35 +112,6 @@ def deal_cmd(
 
 
 # ---- catbox play ---------------------------------------------------------------------------
-def render_view(view: PlayerView) -> str:
-    """What the player at ``view.seat`` sees: the board, own hand, everyone's colors, tricks,
-    predictions and the trick in progress (other hands only as card counts)."""
-    rules = view.rules
-    n = rules.players
-    lines = board_lines(rules, view.owners, view.neutral)
-    lines.append("")
-    cards = view.tricks_left + 1
-    in_trick = {(view.leader + i) % n for i in range(len(view.trick))}
-    for seat in range(n):
-        mask = view.colors[seat]
-        colors = "".join(ch if mask >> i & 1 else "-" for i, ch in enumerate(COLOR_CHARS))
-        held = cards - (1 if seat in in_trick else 0)
-        hand = " ".join(map(str, view.hand)) if seat == view.seat else f"{held} cards"
-        line = f"  seat {seat}{' (you)' if seat == view.seat else '      '}  {colors}  "
-        line += f"won {view.tricks_won[seat]}"
-        if view.predictions is not None:
-            bid = view.predictions[seat]
-            line += f"  bid {'?' if bid is None else bid}"
-        lines.append(f"{line}  {hand}")
-    number = rules.tricks - view.tricks_left + 1
-    plays = ", ".join(
-        f"seat {(view.leader + i) % n} {p.text}" for i, p in enumerate(view.trick)
-    )
-    lines.append("")
-    lines.append(f"trick {number} of {rules.tricks}: " + (plays or f"seat {view.leader} leads"))
-    return "\n".join(lines)
-
-
 def _ask(question: str) -> str:
     """The human's next line of input that is not blank, after ``question``. Piped input is
     echoed (a terminal echoes typing itself), so that a transcript shows each answer on its
@@ -159,6 +130,25 @@ def _ask(question: str) -> str:
             click.echo(line.rstrip("\r\n"))
         if line.strip():
             return line.strip()
+
+
+def tie_break_text(
+    totals: Sequence[int], final: Sequence[int], winners: Sequence[int],
+    who: Callable[[int], str] = lambda s: f"seat {s}",
+) -> str:
+    """How a tie on the highest total was broken, in words (empty without a tie): the
+    tied seats' scores in the final round decide, and a tie there too shares the win."""
+    best = max(totals)
+    tied = [s for s, total in enumerate(totals) if total == best]
+    if len(tied) < 2:
+        return ""
+    names = [who(s) for s in tied]
+    scores = ", ".join(f"{name} {final[s]}" for name, s in zip(names, tied, strict=True))
+    text = (f"tie on {best} points between {' and '.join(names)}: broken by the score of "
+            f"the final round ({scores})")
+    if len(winners) > 1:
+        return f"{text}, tied there too, so the win is shared"
+    return f"{text}, highest for {who(winners[0])}"
 
 
 class TerminalBot:
@@ -307,7 +297,14 @@ def play_cmd(
             stopped()
         fail("the input ended before the game did")
     click.echo(f"\ntotals: {_seats(game.totals)}")
-    won = ", ".join("you" if s == seat else f"seat {s}" for s in game.winners)
+
+    def who(s: int) -> str:
+        return "you" if s == seat else f"seat {s}"
+
+    tie = tie_break_text(game.totals, game.rounds[-1].scores, game.winners, who)
+    if tie:
+        click.echo(tie)
+    won = ", ".join(who(s) for s in game.winners)
     click.echo(f"winner{'s' if len(game.winners) > 1 else ''}: {won}")
     if record_file:
         write(game_record(game, names))
@@ -315,76 +312,6 @@ def play_cmd(
 
 
 # ---- catbox simulate -----------------------------------------------------------------------
-def simulate_stats(rules: Ruleset, games: list[GameResult], seed: int) -> dict[str, Any]:
-    """Statistics over random-bot games (the `catbox simulate --json` object)."""
-    n = rules.players
-    rounds = [r for g in games for r in g.rounds]
-    paradoxes = [r for r in rounds if r.paradox_by is not None]
-    events: Counter[str] = Counter()
-    for r in rounds:
-        events.update(r.events)
-    by_trick: Counter[int] = Counter(r.paradox_trick for r in paradoxes if r.paradox_trick)
-    by_seat: Counter[int] = Counter(r.paradox_by for r in paradoxes if r.paradox_by is not None)
-    wins: Counter[int] = Counter(s for g in games for s in g.winners)
-    count = max(1, len(games))
-    rcount = max(1, len(rounds))
-    return {
-        "players": n,
-        "ruleset": rules.name,
-        "seed": seed,
-        "games": len(games),
-        "rounds": len(rounds),
-        "paradox_rounds": len(paradoxes),
-        "paradox_rate": round(len(paradoxes) / rcount, 6),
-        "paradox_by_trick": {str(t): by_trick[t] for t in sorted(by_trick)},
-        "paradox_by_seat": [by_seat[s] for s in range(n)],
-        "average_totals": [round(sum(g.totals[s] for g in games) / count, 4) for s in range(n)],
-        "average_round_scores": [
-            round(sum(r.scores[s] for r in rounds) / rcount, 4) for s in range(n)
-        ],
-        "average_tricks": [
-            round(sum(r.tricks_won[s] for r in rounds) / rcount, 4) for s in range(n)
-        ],
-        "wins": [wins[s] for s in range(n)],
-        "events": {k: events[k] for k in EVENTS},
-        "events_per_round": {k: round(events[k] / rcount, 4) for k in EVENTS},
-    }
-
-
-def compare_stats(a: list[GameResult], b: list[GameResult]) -> dict[str, Any]:
-    """How often the same seeded round (same deal, same seeded bots) ends differently under
-    two rulesets: paradox or not, who caused it and when, tricks won, scores."""
-    pairs = [(ra, rb) for ga, gb in zip(a, b, strict=True)
-             for ra, rb in zip(ga.rounds, gb.rounds, strict=True)]
-    count = max(1, len(pairs))
-
-    def rate(k: int) -> float:
-        return round(k / count, 6)
-
-    paradox = sum((ra.paradox_by is None) != (rb.paradox_by is None) for ra, rb in pairs)
-    causer = sum(
-        (ra.paradox_by, ra.paradox_trick) != (rb.paradox_by, rb.paradox_trick) for ra, rb in pairs
-    )
-    tricks = sum(ra.tricks_won != rb.tricks_won for ra, rb in pairs)
-    scores = sum(ra.scores != rb.scores for ra, rb in pairs)
-    plays = sum(ra.plays != rb.plays for ra, rb in pairs)
-    return {
-        "rounds": len(pairs),
-        "plays_differ": plays,
-        "paradox_occurrence_differs": paradox,
-        "paradox_differs": causer,
-        "tricks_differ": tricks,
-        "scores_differ": scores,
-        "rates": {
-            "plays_differ": rate(plays),
-            "paradox_occurrence_differs": rate(paradox),
-            "paradox_differs": rate(causer),
-            "tricks_differ": rate(tricks),
-            "scores_differ": rate(scores),
-        },
-    }
-
-
 @main.command("simulate")
 @players_option
 # at most 100,000 games (about 4 minutes and 1.7 GB: every game's record is kept for the
@@ -440,18 +367,13 @@ def simulate_cmd(
     """
     rules = _rules(ruleset, players)
     other = _rules(compare, players) if compare is not None else None
-    rng = random.Random(seed)
-    seeds = [rng.getrandbits(48) for _ in range(games)]
-    results = [
-        play_game(rules, s, first_start=0, per_round_bots=True)
-        for s in progress(seeds, len(seeds), "simulating", quiet)
-    ]
+    seeds = game_seeds(seed, games)
+    results = play_games(rules, progress(seeds, len(seeds), "simulating", quiet))
     stats = simulate_stats(rules, results, seed)
     if other is not None:
-        results_b = [
-            play_game(other, s, first_start=0, per_round_bots=True)
-            for s in progress(seeds, len(seeds), f"simulating {other.name}", quiet)
-        ]
+        results_b = play_games(
+            other, progress(seeds, len(seeds), f"simulating {other.name}", quiet)
+        )
         stats_b = simulate_stats(other, results_b, seed)
         diff = compare_stats(results, results_b)
         if as_json:
@@ -566,6 +488,10 @@ def verify_cmd(record_file: str, as_json: bool) -> None:
         click.echo(f"totals {_seats(verdict.totals or ())}")
         if verdict.winners is not None:
             winners = verdict.winners
+            totals = verdict.totals or ()
+            tie = tie_break_text(totals, verdict.rounds[-1].scores, winners)
+            if tie:
+                click.echo(tie)
             click.echo(f"winner{'s' if len(winners) > 1 else ''}: {_seats(winners)}")
     else:
         click.echo(str(verdict))

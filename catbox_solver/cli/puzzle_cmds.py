@@ -1,12 +1,11 @@
 """``catbox puzzle solve`` and ``catbox puzzle generate``: check puzzle files, make new ones.
 
-Thin: parse the arguments, call :mod:`catbox_solver.puzzles.puzzle`, print.
+Thin: parse the arguments, call :mod:`catbox_solver.puzzles`, print.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -30,7 +29,7 @@ from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import line_text
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import position_to_notation
-from catbox_solver.puzzles.puzzle import (
+from catbox_solver.puzzles import (
     THEMES,
     Puzzle,
     PuzzleError,
@@ -169,11 +168,11 @@ def solve_cmd(
         raise click.exceptions.Exit(EXIT_UNCHECKED)
 
 
-def _known_positions(out: Path) -> set[str]:
-    """Notations of the puzzles already in ``out`` (so that new ones are not duplicates)."""
+def _known_positions(out: Path) -> dict[str, Path]:
+    """The puzzle files already in ``out`` by the notation of their position."""
     if not out.is_dir() or not any(out.glob("*.toml")):
-        return set()
-    return {position_to_notation(p.position) for p in load_puzzles(out)}
+        return {}
+    return {position_to_notation(p.position): p.path or out for p in load_puzzles(out)}
 
 
 @puzzle.command("generate")
@@ -181,9 +180,10 @@ def _known_positions(out: Path) -> set[str]:
 @click.option("--players", "-p", type=WholeRange(2, 5), default=4, show_default=True,
               help="Number of players (2-5); one count a run (run again for others).")
 @click.option("--count", type=WholeRange(1, 10_000), default=10, show_default=True,
-              help="How many new puzzles to write.")
+              help="How many puzzles: the first COUNT of the seed.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Same seed, same puzzles.")
+              help="Same seed, same puzzles (those already in OUT are reported, not "
+              "written again).")
 @click.option(
     "--out", type=GivenPath(file_okay=False, path_type=Path), required=True,
     help="Directory for the new puzzle files (created if needed).",
@@ -195,15 +195,18 @@ def generate_cmd(
     theme: str, players: int, count: int, seed: int, out: Path, ruleset: str,
     as_json: bool, quiet: bool,
 ) -> None:
-    """Generate new puzzles with a unique answer and write them as TOML files.
+    """Generate puzzles with a unique answer and write them as TOML files.
 
     Seeded deals are played without paradox to a few tricks before the end; a position
     is kept when only one play is correct (best-score: one best play, a point clear),
-    there are at least three legal plays and at least one tempting wrong one, and no
-    puzzle in OUT has the same position. Each file gets a difficulty from the solving
-    effort. Themes: avoid-paradox, force-paradox, red-lead, red-lead-exception (only
-    the positions the red-lead exception decides), exact-bid (3-5 players),
-    empty-square (2 players).
+    there are at least three legal plays and at least one tempting wrong one. The run
+    takes the first COUNT puzzles of the seed: the same seed gives the same puzzles,
+    whatever OUT holds. One whose position is already in OUT is reported as there and
+    not written again; a file of its name holding another position (edited since) is
+    kept, never overwritten. Each file gets a difficulty from the solving effort.
+    Themes: avoid-paradox, force-paradox, red-lead, red-lead-exception (only the
+    positions the red-lead exception decides), exact-bid (3-5 players), empty-square
+    (2 players).
 
     \b
     Example:
@@ -213,28 +216,27 @@ def generate_cmd(
     if out.exists() and not out.is_dir():
         raise PuzzleError(f"{out}: --out must be a directory")
     known = _known_positions(out)
-    stream = generate(theme, players, seed, exclude=known, ruleset=ruleset)
-    made: list[Puzzle] = []
+    stream = generate(theme, players, seed, ruleset=ruleset)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PuzzleError(f"{out}: cannot create the directory: {exc.strerror}") from None
+    made: list[Puzzle] = []
     written: list[str] = []
-    kept: list[str] = []  # files of a new puzzle's name already there: never overwritten
-
-    def new_files() -> Iterator[Puzzle]:
-        for pz in stream:
-            if (out / f"{pz.id}.toml").exists():  # (its position was edited since)
-                kept.append(str(out / f"{pz.id}.toml"))
-                continue
-            yield pz
-
+    present: list[str] = []  # the seed's puzzles whose position OUT already holds
+    kept: list[str] = []  # files of a puzzle's name holding another position
     ready_search(quiet)
-    for pz in progress(itertools.islice(new_files(), count), count, f"{theme} puzzles", quiet):
+    for pz in progress(itertools.islice(stream, count), count, f"{theme} puzzles", quiet):
         target = out / f"{pz.id}.toml"
-        write_whole(target, puzzle_to_toml(pz))
-        made.append(pz)
-        written.append(str(target))
+        there = known.get(position_to_notation(pz.position))
+        if there is not None:
+            present.append(str(there))
+        elif target.exists():
+            kept.append(str(target))
+        else:
+            write_whole(target, puzzle_to_toml(pz))
+            made.append(pz)
+            written.append(str(target))
     for name in kept:
         click.echo(f"kept {name}: a file of that name is there (not overwritten)", err=True)
     if as_json:
@@ -242,9 +244,13 @@ def generate_cmd(
             "theme": theme, "players": players, "seed": seed,
             "files": written,
             "difficulty": [p.difficulty for p in made],
+            "present": present,
             "kept": kept,
         })
     else:
         for name, pz in zip(written, made, strict=True):
             click.echo(f"{name}  difficulty {pz.difficulty}  {pz.title}")
-        click.echo(f"wrote {counted(len(made), f'{theme} puzzle')} to {out}")
+        for name in present:
+            click.echo(f"{name}  already there")
+        there_too = f" ({len(present)} already there)" if present else ""
+        click.echo(f"wrote {counted(len(made), f'{theme} puzzle')} to {out}{there_too}")

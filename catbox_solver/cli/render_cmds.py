@@ -23,7 +23,15 @@ from catbox_solver.cli.common import (
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import read_position
-from catbox_solver.puzzles.puzzle import Puzzle, PuzzleTimeout, load_puzzles, solve_puzzle
+from catbox_solver.puzzles import (
+    Puzzle,
+    PuzzleError,
+    PuzzleTimeout,
+    load_puzzles,
+    parse_filter,
+    select_puzzles,
+    solve_puzzle,
+)
 from catbox_solver.render.sheet import DEFAULT_TITLE, write_sheet
 from catbox_solver.render.svg import MAX_SIZE, position_svg
 
@@ -46,18 +54,26 @@ Examples:
   catbox render @position.json --size 480 --hero 0 > board.svg
 """
 
-EXPORT_HELP = """Export puzzles as one self-contained HTML page to print or share: every
-puzzle's picture, difficulty, question, a hint and a "Show answer" button revealing the
-answer and its explanation. The page loads nothing from the network.
+EXPORT_HELP = """Export puzzles as one self-contained HTML page to print or share: the
+puzzles by number of players, easiest first, each with its picture, difficulty, question,
+a hint and a "Show answer" button revealing the answer and its explanation (lines of play
+broken by trick). The page loads nothing from the network; printed, several puzzles share
+a page.
 
-PUZZLES is a puzzle file (TOML) or a directory of them (*.toml, sorted by name). Every
-puzzle is solved first, and nothing is written when a stored answer is wrong (exit code 1)
-or a puzzle cannot be checked within --timeout (exit code 3); --no-check skips that.
+PUZZLES is a puzzle file (TOML) or a directory of them (*.toml). --filter picks some:
+FIELD=VALUE, with FIELD one of players, difficulty, question, tag, id; several values
+(comma-separated) mean any of them, != none of them; players and difficulty also take <,
+<=, >, >=; tag and id take shell patterns (fig-*). Several --filter options must all hold.
+Every puzzle exported is solved first, and nothing is written when a stored answer is
+wrong (exit code 1) or a puzzle cannot be checked within --timeout (exit code 3);
+--no-check skips that.
 
 \b
-Example:
+Examples:
   catbox puzzle export puzzles/ -o sheet.html
   catbox puzzle export puzzles/ --title "Club night, week 3" -o week3.html
+  catbox puzzle export puzzles/ --filter players=4 --filter 'difficulty<=2' -o easy.html
+  catbox puzzle export puzzles/ --filter tag=red-lead,exception -o red.html
 """
 
 
@@ -99,15 +115,21 @@ def render(position: str, output: Path | None, size: int | None, hero: int | Non
     help="Write the HTML page to this file (default, or '-': standard output).",
 )
 @click.option("--title", default=DEFAULT_TITLE, show_default=True, help="The page title.")
+@click.option("--filter", "filters", multiple=True, metavar="FIELD=VALUE",
+              help="Export only the puzzles that pass (players=4, 'difficulty<=2', "
+              "tag=red-lead, question!=exists, id=fig-*); repeatable, all must hold.")
 @click.option("--no-check", is_flag=True,
               help="Do not solve the puzzles first (a wrong stored answer is published).")
 @click.option("--timeout", type=Seconds(), default=None,
               help="Seconds per puzzle for the check (default none).")
 @quiet_option
-def export(puzzles: Path, output: Path | None, title: str, no_check: bool,
-           timeout: float | None, quiet: bool) -> None:
+def export(puzzles: Path, output: Path | None, title: str, filters: tuple[str, ...],
+           no_check: bool, timeout: float | None, quiet: bool) -> None:
     """Export puzzles as a printable HTML sheet."""
-    loaded = load_puzzles(puzzles)
+    checks = [parse_filter(f) for f in filters]  # (a bad filter before any file is read)
+    loaded = select_puzzles(load_puzzles(puzzles), checks)
+    if not loaded:
+        raise PuzzleError(f"{puzzles}: no puzzle passes --filter {' --filter '.join(filters)}")
     if not no_check:
         _check_answers(loaded, timeout, quiet)
     if output is None or str(output) == "-":
@@ -120,8 +142,8 @@ def export(puzzles: Path, output: Path | None, title: str, no_check: bool,
 
 
 def _check_answers(loaded: list[Puzzle], timeout: float | None, quiet: bool) -> None:
-    """Solve every puzzle before it is published, so that a wrong stored answer never
-    reaches the sheet without a word (`puzzle solve` exits 1 on it too)."""
+    """Solve every puzzle before it is published: a wrong stored answer went onto the sheet
+    without a word, while `puzzle solve` exits 1 on it."""
     wrong: list[str] = []
     late: list[str] = []
     ready_search(quiet)

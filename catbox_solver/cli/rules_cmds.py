@@ -23,7 +23,7 @@ from catbox_solver.formats.jsonform import play_json, position_to_dict
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.numbers import listed
 from catbox_solver.model.position import Play
-from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, Ruleset
+from catbox_solver.model.rules import PRESETS, SWITCH_TEXTS, SWITCHES, TEXT_SOURCES, Ruleset
 from catbox_solver.readings import QUESTIONS, Difference, diff_rulesets
 from catbox_solver.render.text import render_text
 
@@ -40,7 +40,9 @@ def rules() -> None:
 
 
 def rules_listing() -> dict[str, Any]:
-    """Every switch (values, default, the texts' wording) and every preset."""
+    """Every switch (values, default, the texts' wording) and every preset. ``quote``: the
+    wording is the source's own (a rulebook or quick reference), else a description of a
+    reading no text gives (a review, a house rule)."""
     return {
         "switches": [
             {
@@ -48,7 +50,8 @@ def rules_listing() -> dict[str, Any]:
                 "values": list(values),
                 "default": values[0],
                 "texts": {
-                    value: [{"source": src, "wording": text} for src, text in quotes]
+                    value: [{"source": src, "wording": text, "quote": src in TEXT_SOURCES}
+                            for src, text in quotes]
                     for value, quotes in SWITCH_TEXTS[name].items()
                 },
             }
@@ -88,7 +91,8 @@ def rules_list(as_json: bool) -> None:
         click.echo(f"  {sw['name']}: {' | '.join(sw['values'])}")
         for value, quotes in sw["texts"].items():
             for q in quotes:
-                click.echo(f"      {value:<11} {q['source']}: \"{q['wording']}\"")
+                wording = f'"{q["wording"]}"' if q["quote"] else q["wording"]
+                click.echo(f"      {value:<11} {q['source']}: {wording}")
     click.echo("presets:")
     default = Ruleset().switches()
     for preset in data["presets"]:
@@ -97,10 +101,20 @@ def rules_list(as_json: bool) -> None:
         click.echo(f"  {preset['name']}: {what}")
 
 
-def _answer_text(answer: object) -> str:
-    if isinstance(answer, tuple):
-        return " ".join(p.text for p in answer if isinstance(p, Play)) or "none (paradox)"
-    return str(answer)
+def _answer_text(question: str, answer: object, seat: int) -> str:
+    """One reading's answer in words: the legal plays of ``seat`` (the player to move), or
+    what the double-dummy value says about ``seat`` (the hero)."""
+    if question == "legal":
+        assert isinstance(answer, tuple)
+        plays = " ".join(p.text for p in answer if isinstance(p, Play)) or "none (paradox)"
+        return f"legal plays of seat {seat}: {plays}"
+    if question == "paradox":
+        return f"seat {seat} can avoid a paradox: {'yes' if answer else 'no'}"
+    assert isinstance(answer, int)
+    if question == "tricks":
+        points = "trick point" if answer in (1, -1) else "trick points"
+        return f"seat {seat} can make sure of {answer} {points}"
+    return f"seat {seat} can make sure of a round score of {answer}"
 
 
 def _answer_json(answer: object) -> Any:
@@ -200,11 +214,20 @@ def rules_diff(
                    f"{cards} cards in hands, {left} trick(s) left")
         click.echo(position_to_notation(result.position))
         click.echo(render_text(result.position))
+        seat = result.hero
         if result.line:
+            after = result.position
+            for play in result.line:
+                after = after.after(play)
+            seat = after.to_move
             click.echo("line (legal under both): " + " ".join(p.text for p in result.line))
-        what = "legal plays" if question == "legal" else f"{question} for seat {result.hero}"
-        click.echo(f"{a.name}: {what}: {_answer_text(result.answer_a)}")
-        click.echo(f"{b.name}: {what}: {_answer_text(result.answer_b)}")
+            click.echo(f"the legal plays below are those after this line (seat {seat} to "
+                       "move), not those of the board drawn above")
+        elif question == "legal":
+            seat = result.position.to_move
+        assert seat is not None
+        click.echo(f"{a.name}: {_answer_text(question, result.answer_a, seat)}")
+        click.echo(f"{b.name}: {_answer_text(question, result.answer_b, seat)}")
         if result.position_b is not None:  # (B's predictions, which A's notation lacks)
             click.echo(f"under {b.name} the position is: {position_to_notation(result.position_b)}")
         return

@@ -26,8 +26,10 @@ COLOR_NAMES: Final = ("red", "blue", "yellow", "green")
 # switch name -> allowed values, official first
 SWITCHES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     # leader without broken red: "exception" = may lead red if no card has a legal non-red
-    # play (rulebooks EN/DE/CS, DE quick reference); "never" = no red lead at all (EN quick
-    # reference); "per-card" = a card may be led red if that card has no legal non-red color.
+    # play (EN/DE rulebooks; the CS rulebook and the DE quick reference allow it too);
+    # "never" = no red lead at all (the EN and DE rulebooks' quick references); "per-card" =
+    # a card may be led red if that card has no legal non-red color (the CS rulebook and the
+    # DE quick reference allow it; the EN and DE rulebooks rule it out).
     "red_lead": ("exception", "never", "per-card"),
     # follower declaring a color other than the led color loses: "led" color (rulebooks) or
     # the "declared" color (Czech quick reference).
@@ -44,10 +46,13 @@ SWITCHES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
 })
 
 SWITCH_SOURCES: Final[dict[str, str]] = {
-    "red_lead": "EN/DE/CS rulebooks and DE quick reference: red may be led if the leader "
-    "cannot declare any other color; EN quick reference omits the exception",
-    "color_loss": "EN/DE/CS rulebooks: remove the token on the X of the led color; "
-    "CS quick reference: 'of this color' (the declared one)",
+    "red_lead": "EN/DE rulebooks: red may be led if no card of the hand can be declared "
+    "another color; CS rulebook and DE quick reference (KSR): if the leader cannot declare "
+    "another color, which allows the per-card reading too; the EN and DE rulebooks' quick "
+    "references omit the exception",
+    "color_loss": "EN/DE/CS rulebooks, EN rulebook quick reference and KSR: remove the token "
+    "on the X of the led color; CS rulebook quick reference: 'of this color' (the declared "
+    "one)",
     "following": "all rulebooks: followers may declare any color; some reviews: must follow",
     "interrupted_trick": "all rulebooks: leave the tokens of the interrupted trick on the board",
     "adjacency": "all rulebooks: vertically or horizontally, not diagonally",
@@ -243,8 +248,22 @@ class Ruleset:
         return f"{self.players}p {self.name}"
 
 
-# What the texts say, per switch value: (source, wording). Sources: EN/DE/CS rulebooks,
-# their back-page quick references, and the separate German quick reference (KSR).
+# The texts quoted below: the EN/DE/CS rulebooks, their back-page quick references, and the
+# separate German quick reference (KSR). A quote's source is one of these; any other source
+# (a review, a house rule) comes with a description in its own words, not a quote.
+TEXT_SOURCES: Final = (
+    "EN rulebook", "EN rulebook quick reference", "DE rulebook", "DE rulebook quick reference",
+    "CS rulebook", "CS rulebook quick reference", "DE quick reference (KSR)",
+)
+
+# What the texts say, per switch value: (source, wording). A text that can be read two
+# ways is quoted under both readings. "..." marks words left out.
+_CS_EXCEPTION = ("Začínající hráč může červenou barvu ohlásit i v případě, že nemůže "
+                 "ohlásit žádnou jinou barvu.")
+_CS_QR_EXCEPTION = ("Smíte ohlásit červenou, pokud je na červeném řádku ... alespoň jeden "
+                    "žeton hráče nebo pokud nemůžete ohlásit žádnou jinou barvu.")
+_KSR_EXCEPTION = ("darf der Startspieler nicht rot anspielen, außer er hätte keine andere "
+                  "Möglichkeit.")
 SWITCH_TEXTS: Final[dict[str, dict[str, tuple[tuple[str, str], ...]]]] = {
     "red_lead": {
         "exception": (
@@ -252,37 +271,46 @@ SWITCH_TEXTS: Final[dict[str, dict[str, tuple[tuple[str, str], ...]]]] = {
              "with any cards from your hand."),
             ("DE rulebook", "Für den Fall, dass du für keine deiner verbliebenen Handkarten "
              "nach den Regeln 1 und 2 eine andere Farbe als Rot festlegen kannst, darfst du "
-             "ebenfalls eine rote Karte anspielen."),
-            ("CS quick reference", "Smíte ohlásit červenou, pokud je na červeném řádku ... "
-             "alespoň jeden žeton hráče nebo pokud nemůžete ohlásit žádnou jinou barvu."),
-            ("DE quick reference (KSR)", "darf der Startspieler nicht rot anspielen, außer er "
-             "hätte keine andere Möglichkeit."),
+             "ebenfalls eine rote Karte anspielen (auch wenn in der roten Reihe noch kein "
+             "Spielstein liegt)."),
+            ("CS rulebook", _CS_EXCEPTION),
+            ("CS rulebook quick reference", _CS_QR_EXCEPTION),
+            ("DE quick reference (KSR)", _KSR_EXCEPTION),
         ),
         "never": (
-            ("EN quick reference", "You may only declare blue, yellow, or green. * Exception: "
-             "If any token(s) is placed on the red row of the research board, you may declare "
-             "red."),
+            ("EN rulebook quick reference", "You may only declare blue, yellow, or green ... "
+             "Exception: If any token(s) is placed on the red row of the research board, you "
+             "may declare red."),
             ("DE rulebook quick reference", "Du darfst zunächst nur Blau, Gelb oder Grün "
              "anspielen. Liegt bereits 1 Spielstein in der roten Reihe, darfst du auch Rot "
              "anspielen."),
         ),
         "per-card": (
-            ("a reading of the EN rulebook", "'if you cannot declare any other color' read "
-             "for the card being led rather than for the whole hand"),
+            ("CS rulebook", _CS_EXCEPTION),
+            ("CS rulebook quick reference", _CS_QR_EXCEPTION),
+            ("DE quick reference (KSR)", _KSR_EXCEPTION),
+            ("the reading", "'no other color' read for the card being led: these texts allow "
+             "it, while the EN and DE rulebooks rule it out ('with any cards from your "
+             "hand', 'für keine deiner verbliebenen Handkarten')"),
         ),
     },
     "color_loss": {
         "led": (
             ("EN rulebook", "If you declare a color which differs from the led color, remove "
-             "the player token on your player board placed on the X space of the led color."),
+             "the player token on your player board placed on the X space of the led color, "
+             "if it is still present."),
+            ("EN rulebook quick reference", "If you declare a color other than the led "
+             "color, remove your player token of the led color on your player board"),
             ("DE rulebook", "musst du den Spielstein auf dem X bei der angespielten Farbe auf "
              "deinem Spieltableau entfernen"),
             ("CS rulebook", "musíte ze své desky hráče odebrat žeton překrývající X na "
              "aktuální barvě štychu"),
+            ("DE quick reference (KSR)", "Sollte es nicht die angespielte Farbe sein, müssen "
+             "sie ihren Marker der angespielten Farbe an ihrem Spieler-Farbplan entfernen"),
         ),
         "declared": (
-            ("CS quick reference", "Pokud ohlásíte jinou barvu, než je barva štýchu, odeberte "
-             "z desky hráče žeton překrývající X u této barvy."),
+            ("CS rulebook quick reference", "Pokud ohlásíte jinou barvu, než je barva štýchu, "
+             "odeberte z desky hráče žeton překrývající X u této barvy, nachází-li se tam."),
         ),
     },
     "following": {

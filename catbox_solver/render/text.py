@@ -10,12 +10,16 @@ and at the end of a round the paradox (if any) and the scores. ANSI colors only 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from catbox_solver.errors import PositionError
 from catbox_solver.model.position import Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, Ruleset
 
-__all__ = ["render_text"]
+if TYPE_CHECKING:  # (the games' view, drawn here for the terminal game)
+    from catbox_solver.games.bots import PlayerView
+
+__all__ = ["board_lines", "render_text", "render_view"]
 
 _ANSI = {"R": "\x1b[31m", "B": "\x1b[34m", "Y": "\x1b[33m", "G": "\x1b[32m"}
 _RESET = "\x1b[0m"
@@ -135,4 +139,33 @@ def render_text(pos: Position, ansi: bool = False) -> str:
         lines.append("")
         lines.append("scores")
         lines += _score_lines(pos)
+    return "\n".join(lines)
+
+
+def render_view(view: PlayerView) -> str:
+    """What the player at ``view.seat`` sees: the board, own hand, everyone's colors, tricks,
+    predictions and the trick in progress (other hands only as card counts)."""
+    rules = view.rules
+    n = rules.players
+    lines = board_lines(rules, view.owners, view.neutral)
+    lines.append("")
+    cards = view.tricks_left + 1
+    in_trick = {(view.leader + i) % n for i in range(len(view.trick))}
+    for seat in range(n):
+        mask = view.colors[seat]
+        colors = "".join(ch if mask >> i & 1 else "-" for i, ch in enumerate(COLOR_CHARS))
+        held = cards - (1 if seat in in_trick else 0)
+        hand = " ".join(map(str, view.hand)) if seat == view.seat else f"{held} cards"
+        line = f"  seat {seat}{' (you)' if seat == view.seat else '      '}  {colors}  "
+        line += f"won {view.tricks_won[seat]}"
+        if view.predictions is not None:
+            bid = view.predictions[seat]
+            line += f"  bid {'?' if bid is None else bid}"
+        lines.append(f"{line}  {hand}")
+    number = rules.tricks - view.tricks_left + 1
+    plays = ", ".join(
+        f"seat {(view.leader + i) % n} {p.text}" for i, p in enumerate(view.trick)
+    )
+    lines.append("")
+    lines.append(f"trick {number} of {rules.tricks}: " + (plays or f"seat {view.leader} leads"))
     return "\n".join(lines)

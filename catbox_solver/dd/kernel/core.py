@@ -97,7 +97,8 @@ def game_held(s: Arr, score: int, r: int, ply: int, buf: Arr, tt: Arr, tsc: Arr,
               deadline: float) -> bool:
     """``game`` on views of its arrays that carry no reference count: every compiled
     function counts references to the arrays it is given, an atomic increment and
-    decrement each, and on the search's arrays that was 37 % of its time (measured with perf). The arrays themselves stay alive in the caller for the whole call. The main
+    decrement each, and on the search's arrays that was 37 % of its time (measured with
+    perf). The arrays themselves stay alive in the caller for the whole call. The main
     thread calls this one, holding the GIL (see game_nogil)."""
     return game(_raw1(s), score, r, ply, _raw2(buf), _raw2(tt), _raw2(tsc), deadline)
 
