@@ -126,11 +126,11 @@ def _fake_solve_free(stop_at: int, calls: list[int]) -> Any:
     """A solve_free whose answers are all INFEASIBLE (no witness) until call ``stop_at``,
     which raises Interrupted as a Ctrl-C would."""
 
-    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+    def fake(rules: Ruleset, question: Any, workers: int, deadline: float) -> Any:
         calls[0] += 1
         if calls[0] == stop_at:
             raise Interrupted(None)
-        return proofs.Search("INFEASIBLE", 0.01, None)
+        return proofs.FreeDealSolve("INFEASIBLE", 0.01, None)
 
     return fake
 
@@ -147,9 +147,9 @@ def test_one_empty_cell_cut_by_the_time_limit_says_what_is_proved(
     INFEASIBLE status beside UNKNOWN); the CLI's text shows it under the verdict."""
     calls = [0]
 
-    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+    def fake(rules: Ruleset, question: Any, workers: int, deadline: float) -> Any:
         calls[0] += 1
-        return proofs.Search("INFEASIBLE" if calls[0] < 3 else "UNKNOWN", 0.01, None)
+        return proofs.FreeDealSolve("INFEASIBLE" if calls[0] < 3 else "UNKNOWN", 0.01, None)
 
     monkeypatch.setattr(proofs, "solve_free", fake)
     (res,) = proofs.prove("one-empty-cell", 5)

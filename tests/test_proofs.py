@@ -111,10 +111,11 @@ def test_the_earliest_trick_keeps_what_was_proven_when_time_runs_out(
 
     def unknown_at(k: int) -> object:
         def fake(
-            rules: Ruleset, question: object, workers: int, time_limit: float
-        ) -> proofs.Search:
+            rules: Ruleset, question: object, workers: int, deadline: float
+        ) -> proofs.FreeDealSolve:
             calls[0] += 1
-            return proofs.Search("UNKNOWN" if calls[0] == k else "INFEASIBLE", 0.01, None)
+            status = "UNKNOWN" if calls[0] == k else "INFEASIBLE"
+            return proofs.FreeDealSolve(status, 0.01, None)
 
         return fake
 

@@ -83,7 +83,7 @@ def unseen_values(pos: Position, seat: int, discard: Sequence[int] = ()) -> Coun
     if len(discard) > 1:
         raise SearchError(f"a seat discards one card, not {len(discard)}")
     for v in discard:
-        check_int(v, "the discarded value", 1, rules.values)
+        check_int(v, "the discarded value", 1, rules.values, error=SearchError)
         if left[v] <= 0:
             raise SearchError(f"the discarded value {v} cannot be the seat's: all "
                               f"{rules.copies} copies are seen elsewhere")
@@ -397,10 +397,10 @@ def single_dummy(
         check_prediction(pos, seat)
     if exact is not None and not isinstance(exact, bool):
         raise SearchError(f"exact is True, False or None, not {exact!r}")
-    check_int(samples, "samples", 1, 10**7)
-    check_int(max_deals, "max_deals", 1)
+    check_int(samples, "samples", 1, 10**7, error=SearchError)
+    check_int(max_deals, "max_deals", 1, error=SearchError)
     if seed is not None:
-        check_int(seed, "seed")
+        check_int(seed, "seed", error=SearchError)
     jobs = check_jobs(jobs)
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")
