@@ -166,6 +166,9 @@ class _AliasedOption(click.Option):
         finally:
             self.opts = opts
 
+    def get_error_hint(self, ctx: click.Context) -> str:
+        return f"'{self.opts[0]}'"
+
 
 def timeout_option(default: float, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--timeout SECONDS``, the one name of every command's time limit (``exists`` and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -140,6 +141,18 @@ def _flags(clash: Sequence[str], conds: Sequence[Any]) -> list[str]:
     """The clash's condition names (the library's) as the options that asked them."""
     by_name = {c.name: condition_flag(c) for c in conds}
     return [by_name.get(name, name) for name in clash]
+
+
+def _flagged(exc: SearchError, conds: Sequence[Any]) -> SearchError:
+    """A condition's error (``tricks(5, 2): seat 5 outside 0-3``) as the CLI says it,
+    naming the options that asked the condition (``--tricks 5=2: ...``)."""
+    text = str(exc)
+    for c in conds:
+        if text.startswith(c.name + ": "):
+            new = copy.copy(exc)
+            new.args = (condition_flag(c) + text[len(c.name):],)
+            return new
+    return exc
 
 
 def _answer_json(answer: Any, conds: Sequence[Any]) -> dict[str, Any]:
@@ -300,6 +313,8 @@ def exists_cmd(
     def answer(pos: Any) -> Any:
         try:
             ans = exists(pos, conds, count=count, time_limit=timeout, workers=workers)
+        except SearchError as exc:
+            raise _flagged(exc, conds) from None
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
             # narrowed down by then, printed as the answer; then exit code 130
