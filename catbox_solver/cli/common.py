@@ -166,7 +166,7 @@ class _AliasedOption(click.Option):
         finally:
             self.opts = opts
 
-    def get_error_hint(self, ctx: click.Context) -> str:
+    def get_error_hint(self, ctx: click.Context | None) -> str:
         return f"'{self.opts[0]}'"
 
 
