@@ -28,12 +28,16 @@ class _PlayFields(NamedTuple):
 class Play(_PlayFields):
     """Declaring value ``value`` from the hand as color ``color`` (a :class:`Color`: 0 red,
     1 blue, 2 yellow, 3 green). Text form: ``7r``, ``3b``, ``5y``, ``2g``; ``str(play)`` is
-    that text and ``repr(play)`` is ``Play('7r')``, as :meth:`parse` reads it.
-    ``Play(value=7, color=0)`` builds one too (a color 0-3 becomes a Color)."""
+    that text and ``repr(play)`` is ``Play('7r')``, which builds it, as :meth:`parse` does;
+    ``Play(value=7, color=0)`` too (a color 0-3 becomes a Color)."""
 
     __slots__ = ()
 
-    def __new__(cls, value: int, color: int) -> Play:
+    def __new__(cls, value: int | str, color: int | None = None) -> Play:
+        if color is None:  # Play('7r'), as repr shows it
+            if not isinstance(value, str):
+                raise NotationError(f"a play is Play('7r') or Play(7, 0), not Play({value!r})")
+            return Play.parse(value)
         if is_whole(color) and 0 <= color <= 3:
             color = _COLORS[color]
         # (any other color is kept as given, to be refused where it is used: .text)
