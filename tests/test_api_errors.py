@@ -103,8 +103,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("exists conditions None", lambda: ex.exists(POS, None),  # type: ignore[arg-type]
      "conditions are a list of conditions, not None"),
     ("exists one condition", lambda: ex.exists(POS, ex.no_paradox()),  # type: ignore[arg-type]
-     "conditions are a list of conditions, not Condition(kind='no-paradox', seat=None, "
-     "count=None, trick=None, cell=None, board=None)"),
+     "conditions are a list of conditions, not no_paradox()"),  # (a condition's repr)
     ("svg hero True", lambda: position_svg(POS, hero=True),
      "hero seat True is not a seat of a 4-player position"),
     # a Search used on its own checks what it is asked (session 22): an unknown question

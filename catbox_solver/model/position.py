@@ -50,7 +50,7 @@ class Play(_PlayFields):
         play (``Play(12, 1)`` as "12b", ``Play(3, -1)`` as "3g")."""
         v, c = self.value, self.color
         if not (is_whole(v) and is_whole(c) and 1 <= v <= 9 and 0 <= c <= 3):
-            raise NotationError(f"no play has value {v!r} and color {c!r} (1-9, 0-3)")
+            raise NotationError(f"no play has value {v!r} and color {_plain(c)!r} (1-9, 0-3)")
         return f"{v}{PLAY_COLOR_CHARS[c]}"
 
     def __str__(self) -> str:
@@ -61,7 +61,7 @@ class Play(_PlayFields):
         try:
             return f"Play({self.text!r})"
         except NotationError:
-            return f"Play(value={self.value!r}, color={int(self.color)!r})"
+            return f"Play(value={self.value!r}, color={_plain(self.color)!r})"
 
     @property
     def cell(self) -> int:
@@ -89,6 +89,11 @@ class Play(_PlayFields):
 
 
 _COLORS: tuple[Color, ...] = tuple(Color)
+
+
+def _plain(color: object) -> object:
+    """A color as an error message shows it: a Color as its number."""
+    return int(color) if isinstance(color, Color) else color
 
 
 def _cut(text: str, limit: int = 80) -> str:
