@@ -13,6 +13,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from catbox_solver.errors import CatboxError, IllegalPlayError, NotationError, PositionError
+from catbox_solver.model.board import board_mask as board_mask
+from catbox_solver.model.board import cell_bit as cell_bit
+from catbox_solver.model.board import cells_of as cells_of
+from catbox_solver.model.board import largest_group as largest_group
+from catbox_solver.model.board import red_row as red_row
 from catbox_solver.model.numbers import is_whole
 from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Color, Ruleset, colors_text
 
@@ -111,53 +116,6 @@ PLAYS_BY_MASK: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[v][c] for c in range(4) if mask >> c & 1) for mask in range(16))
     for v in range(10)
 )
-
-
-def cell_bit(value: int, color: int) -> int:
-    """The mask of cell (color, value)."""
-    return 1 << ((value - 1) * 4 + color)
-
-
-def red_row(values: int) -> int:
-    """Mask of the red cells of values 1..values."""
-    return sum(1 << (4 * i) for i in range(values))
-
-
-def board_mask(values: int) -> int:
-    return (1 << (4 * values)) - 1
-
-
-def cells_of(mask: int) -> Iterable[tuple[int, int]]:
-    """The (color, value) cells of a board mask."""
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        yield i & 3, (i >> 2) + 1
-        mask ^= low
-
-
-def largest_group(mask: int, row_order: str = "RBYG", diagonal: bool = False) -> int:
-    """Size of the largest group of cells in ``mask`` connected orthogonally (or also
-    diagonally), on a board whose rows top to bottom are ``row_order``."""
-    row_of = {COLOR_CHARS.index(ch): r for r, ch in enumerate(row_order)}
-    cells = {(row_of[c], v) for c, v in cells_of(mask)}
-    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-    if diagonal:
-        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-    best = 0
-    while cells:
-        stack = [cells.pop()]
-        size = 0
-        while stack:
-            r, v = stack.pop()
-            size += 1
-            for dr, dv in steps:
-                nb = (r + dr, v + dv)
-                if nb in cells:
-                    cells.remove(nb)
-                    stack.append(nb)
-        best = max(best, size)
-    return best
 
 
 def trick_winner_index(trick: Sequence[Play]) -> int:
