@@ -293,6 +293,13 @@ def test_an_argument_of_the_wrong_type_is_a_type_error() -> None:
     assert not isinstance(plain.value, SearchError)
 
 
+def test_a_seat_given_as_text_is_a_type_error() -> None:
+    with pytest.raises(ArgumentTypeError, match=r"^a seat is a whole number, not '0'$"):
+        POS.largest_group("0")  # type: ignore[arg-type]
+    with pytest.raises(CatboxError, match="seat 3 outside 0-2"):
+        POS.trick_points(3)
+
+
 def test_question_is_a_literal_type() -> None:
     assert typing.get_origin(Question) is typing.Literal
     assert typing.get_args(Question) == QUESTIONS == ("paradox", "tricks", "score", "table")

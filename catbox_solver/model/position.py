@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from catbox_solver.errors import CatboxError, IllegalPlayError, NotationError, PositionError
+from catbox_solver.errors import (
+    ArgumentTypeError,
+    CatboxError,
+    IllegalPlayError,
+    NotationError,
+    PositionError,
+)
 from catbox_solver.model.board import board_mask as board_mask
 from catbox_solver.model.board import cell_bit as cell_bit
 from catbox_solver.model.board import cells_of as cells_of
@@ -397,8 +403,11 @@ class Position:
             raise PositionError(f"no cell of value {value!r} and color {color!r} on this board")
 
     def _check_seat(self, seat: int) -> None:
-        """A seat of this round, else PositionError (-1 answered for the last seat)."""
-        if not is_whole(seat) or not 0 <= seat < self.rules.players:
+        """A seat of this round, else PositionError (-1 answered for the last seat), or an
+        ArgumentTypeError for no whole number at all (the text "0" read as out of range)."""
+        if not is_whole(seat):
+            raise ArgumentTypeError(f"a seat is a whole number, not {seat!r}", "seat")
+        if not 0 <= seat < self.rules.players:
             raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
 
     def is_legal(self, play: Play | str) -> bool:
