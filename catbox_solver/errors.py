@@ -1,4 +1,9 @@
-"""The library's own exceptions: every bad input ends in one of these, never a traceback."""
+"""The library's own exceptions: every bad input ends in one of these, never a traceback.
+
+One hierarchy under :class:`CatboxError`; each class is also the built-in error a Python
+user expects (ValueError, and TypeError for an argument of the wrong type), so that
+``except ValueError`` works too. Errors about text name the ``field`` and ``column``.
+"""
 
 from __future__ import annotations
 
@@ -45,5 +50,23 @@ class RecordError(CatboxError, ValueError):
     """A game record that cannot be read (syntax), as opposed to one that replays illegally."""
 
 
-class SearchError(CatboxError):
-    """A solver question that cannot be asked of this position (e.g. unknown prediction)."""
+class ArgumentError(CatboxError, ValueError):
+    """An argument of a library function outside what it takes (a count of 0, a NaN
+    number of seconds); ``argument`` names it."""
+
+    def __init__(self, message: str, argument: str | None = None):
+        super().__init__(message)
+        self.argument = argument
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type (the text ``"0"`` for a seat, a float for a count)."""
+
+
+class SearchError(ArgumentError):
+    """A solver question that cannot be asked of this position (e.g. unknown prediction),
+    or a solver's argument outside what it takes."""
+
+
+class SearchTypeError(SearchError, TypeError):
+    """A solver's argument of the wrong type (the text ``"0"`` for a hero seat)."""

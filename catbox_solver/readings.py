@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from catbox_solver.errors import RulesetError
 from catbox_solver.model.deal import first_lead
@@ -191,7 +192,7 @@ def diff_rulesets(
     if question != "legal" and oracle is None:
         from catbox_solver.dd.solve import value_only
 
-        oracle = value_only
+        oracle = cast(Oracle, value_only)
     n = a.players
     whole_round = (n * (a.tricks + 1), a.tricks)  # (the bound of an answer for any size)
     if a.in_effect() == b.in_effect():

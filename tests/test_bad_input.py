@@ -18,10 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catbox_solver.cli import main
+from catbox_solver.cli.batch import position_argument
 from catbox_solver.cpsat import exists as ex
 from catbox_solver.formats.files import MAX_BYTES, TooLarge, read_limited, write_whole
 from catbox_solver.formats.jsonform import position_to_json
-from catbox_solver.formats.notation import read_position
 from catbox_solver.model.numbers import whole_number
 
 P3 = (
@@ -82,7 +82,7 @@ def test_exists_options(option: str, message: str) -> None:
 def test_counts_beyond_a_round_decide_as_they_should() -> None:
     """Counts far beyond any round (once a TypeError inside OR-Tools) are clamped: the
     condition is decided as a count just beyond the round's reach would be."""
-    pos = read_position(P3)
+    pos = position_argument(P3)
     huge = 10**30
     asks = [
         (ex.tricks(0, huge), False),
@@ -153,7 +153,7 @@ def test_impossible_color_states_are_errors() -> None:
     ],
 )
 def test_json_trick_plays_are_checked(key: str, value: object, message: str) -> None:
-    data = json.loads(position_to_json(read_position(P4_TRICK)))
+    data = json.loads(position_to_json(position_argument(P4_TRICK)))
     data["trick"][0][key] = value
     _one_line_error(["legal", json.dumps(data)], message)
     data["trick"][0] = {"seat": 2, "value": 8, "color": "B", "text": "8b"}
@@ -178,15 +178,15 @@ def test_an_empty_batch_is_an_error(command: str, tmp_path: Path) -> None:
          "'-0.5' is not a number of seconds, 0 or more"),
         (["rules", "diff", "official", "must-follow", "--timeout", "-1"],
          "'-1' is not a number of seconds, 0 or more"),
-        (["exists", P3, "--time-limit", "nan"], "'nan' is not a number of seconds, 0.01 or more"),
-        (["prove", "full-board", "--time-limit", "0.001"],
+        (["exists", P3, "--timeout", "nan"], "'nan' is not a number of seconds, 0.01 or more"),
+        (["prove", "full-board", "--timeout", "0.001"],
          "'0.001' is not a number of seconds, 0.01 or more"),
         (["solve", P3, "--timeout", "abc"], "'abc' is not a number of seconds"),
     ],
 )
 def test_times_must_be_finite_and_positive(args: list[str], bad: str) -> None:
     code, out, err = _run(args)
-    option = "--time-limit" if "--time-limit" in args else "--timeout"
+    option = "--timeout"  # (exists and prove too: --time-limit is their old spelling)
     command = " ".join(["catbox", *args[: 2 if args[0] in ("puzzle", "rules") else 1]])
     assert (code, out) == (2, "")
     assert err == f"error: Invalid value for '{option}': {bad} (see '{command} --help')\n"
@@ -395,10 +395,10 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path) -> None:
     bom = b"\xef\xbb\xbf"
     pos = tmp_path / "pos.txt"
     pos.write_bytes(bom + P4_TRICK.encode())
-    assert read_position(f"@{pos}") == read_position(P4_TRICK)
+    assert position_argument(f"@{pos}") == position_argument(P4_TRICK)
     as_json = tmp_path / "pos.json"
-    as_json.write_bytes(bom + position_to_json(read_position(P4_TRICK)).encode())
-    assert read_position(f"@{as_json}") == read_position(P4_TRICK)
+    as_json.write_bytes(bom + position_to_json(position_argument(P4_TRICK)).encode())
+    assert position_argument(f"@{as_json}") == position_argument(P4_TRICK)
     puzzle = Path(__file__).resolve().parents[1] / "puzzles" / "avoid-paradox-2p-536f710e.toml"
     marked = tmp_path / "p.toml"
     marked.write_bytes(bom + puzzle.read_bytes())

@@ -125,14 +125,14 @@ def test_clashing_conditions_are_named() -> None:
         workers=1,
     )
     assert ans.exists is False
-    assert sorted(ans.clash) == ["--tricks-at-least 0=5", "--tricks-at-least 1=4"]
+    assert sorted(ans.clash) == ["tricks_at_least(0, 5)", "tricks_at_least(1, 4)"]
     assert ans.to_json() == {"exists": False, "clash": ans.clash, "minimal": True}
 
 
 def test_a_condition_impossible_alone_is_named_alone() -> None:
     pos = start_position(Ruleset(3), 8)
     ans = ex.exists(pos, [ex.no_paradox(), ex.tricks(2, 9)], workers=1)
-    assert ans.exists is False and ans.clash == ["--tricks 2=9"]
+    assert ans.exists is False and ans.clash == ["tricks(2, 9)"]
 
 
 def test_empty_cell_and_final_board_conditions() -> None:
@@ -295,7 +295,7 @@ P5 = (
     "44678 36699 | YG RY BY RY RBY | lead 3 | won 0 0 0 1 2 | bid 3 2 2 3 1 | left 4"
 )
 P5_CONDITIONS = [ex.tricks_at_least(3, 2), ex.tricks_at_most(3, 2), ex.tricks(3, 1)]
-P5_NAMES = ["--tricks-at-least 3=2", "--tricks-at-most 3=2", "--tricks 3=1"]
+P5_NAMES = ["tricks_at_least(3, 2)", "tricks_at_most(3, 2)", "tricks(3, 1)"]
 
 
 def _logged_solvers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
@@ -324,7 +324,7 @@ def test_narrowing_the_clash_keeps_the_workers_and_the_time_limit(
     )
     ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
     assert ans.exists is False and ans.minimal is True and ans.reason == ""
-    assert ans.clash == ["--tricks-at-least 3=2", "--tricks 3=1"]
+    assert ans.clash == ["tricks_at_least(3, 2)", "tricks(3, 1)"]
     assert ans.to_json() == {"exists": False, "clash": ans.clash, "minimal": True}
     assert [w for w, _ in log] == [1, 1, 1, 1]  # the question, then one trial each
     limits = [t for _, t in log]

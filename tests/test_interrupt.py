@@ -127,11 +127,11 @@ def _fake_solve_free(stop_at: int, calls: list[int]) -> Any:
     """A solve_free whose answers are all INFEASIBLE (no witness) until call ``stop_at``,
     which raises Interrupted as a Ctrl-C would."""
 
-    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+    def fake(rules: Ruleset, question: Any, workers: int, deadline: float) -> Any:
         calls[0] += 1
         if calls[0] == stop_at:
             raise Interrupted(None)
-        return proofs.Search("INFEASIBLE", 0.01, None)
+        return proofs.FreeDealSolve("INFEASIBLE", 0.01, None)
 
     return fake
 
@@ -148,9 +148,9 @@ def test_one_empty_cell_cut_by_the_time_limit_says_what_is_proved(
     INFEASIBLE status beside UNKNOWN); the CLI's text shows it under the verdict."""
     calls = [0]
 
-    def fake(rules: Ruleset, question: Any, workers: int, time_limit: float) -> Any:
+    def fake(rules: Ruleset, question: Any, workers: int, deadline: float) -> Any:
         calls[0] += 1
-        return proofs.Search("INFEASIBLE" if calls[0] < 3 else "UNKNOWN", 0.01, None)
+        return proofs.FreeDealSolve("INFEASIBLE" if calls[0] < 3 else "UNKNOWN", 0.01, None)
 
     monkeypatch.setattr(proofs, "solve_free", fake)
     (res,) = proofs.prove("one-empty-cell", 5)
@@ -289,9 +289,9 @@ def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> No
     pos = position_from_notation(P5)
     reason = ("Ctrl-C stopped the narrowing down of the clash: fewer of these conditions "
               "may clash")
-    # solve 1 is the question, 2-4 the trials (the second one drops --tricks-at-most 3=2)
+    # solve 1 is the question, 2-4 the trials (the second one drops tricks_at_most(3, 2))
     for k, clash in ((2, P5_NAMES), (3, P5_NAMES),
-                     (4, ["--tricks-at-least 3=2", "--tricks 3=1"])):
+                     (4, ["tricks_at_least(3, 2)", "tricks(3, 1)"])):
         calls = _ctrl_c_at_solve(monkeypatch, k)
         with pytest.raises(Interrupted) as caught:
             exists_mod.exists(pos, P5_CONDITIONS, workers=1)
@@ -326,7 +326,7 @@ def test_exists_keeps_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> No
     # (with no Ctrl-C: the same two conditions, minimal)
     _ctrl_c_at_solve(monkeypatch, 99)
     ans = exists_mod.exists(pos, P5_CONDITIONS, workers=1)
-    assert (ans.clash, ans.minimal) == (["--tricks-at-least 3=2", "--tricks 3=1"], True)
+    assert (ans.clash, ans.minimal) == (["tricks_at_least(3, 2)", "tricks(3, 1)"], True)
 
 
 def test_cli_exists_prints_the_clash_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -440,7 +440,7 @@ def test_cli_prove_real_ctrl_c() -> None:
     code = (
         "import sys\n"
         "from catbox_solver.cli import main\n"
-        "from catbox_solver.search import proofs\n"
+        "from catbox_solver.cpsat import proofs\n"
         "real, calls = proofs.solve_free, [0]\n"
         "def counted(*args, **kwargs):\n"
         "    calls[0] += 1\n"

@@ -12,17 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from catbox_solver.cli.batch import is_batch_argument, position_argument, position_arguments
 from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
 from catbox_solver.formats.jsonform import position_from_json, position_to_json
 from catbox_solver.formats.notation import (
-    is_batch_argument,
     parse_play,
     plays_from_text,
     position_from_notation,
     position_from_text,
     position_to_notation,
-    read_position,
-    read_positions,
 )
 from catbox_solver.model.deal import deal
 from catbox_solver.model.position import PLAYS, Position
@@ -371,51 +369,51 @@ def test_parse_play_and_lists() -> None:
 # ---- POSITION arguments: text, JSON, files, batches ------------------------------------------
 def test_read_position_text_json_and_files(tmp_path: Path) -> None:
     pos = two_player_start()
-    assert read_position(TWO_P_START) == pos
-    assert read_position("  " + TWO_P_START + "\n") == pos
-    assert read_position(position_to_json(pos)) == pos
+    assert position_argument(TWO_P_START) == pos
+    assert position_argument("  " + TWO_P_START + "\n") == pos
+    assert position_argument(position_to_json(pos)) == pos
     (tmp_path / "p.txt").write_text(TWO_P_START + "\n")
     (tmp_path / "p.json").write_text(json.dumps(json.loads(position_to_json(pos)), indent=2))
     (tmp_path / "one.jsonl").write_text(position_to_json(pos) + "\n")
-    assert read_position(f"@{tmp_path / 'p.txt'}") == pos
-    assert read_position(f"@{tmp_path / 'p.json'}") == pos
-    assert read_position(f"@{tmp_path / 'one.jsonl'}") == pos
+    assert position_argument(f"@{tmp_path / 'p.txt'}") == pos
+    assert position_argument(f"@{tmp_path / 'p.json'}") == pos
+    assert position_argument(f"@{tmp_path / 'one.jsonl'}") == pos
 
 
 def test_read_position_file_errors(tmp_path: Path) -> None:
     missing = tmp_path / "nope.json"
     with pytest.raises(NotationError) as info:
-        read_position(f"@{missing}")
+        position_argument(f"@{missing}")
     assert str(info.value) == f"cannot read file {str(missing)!r}: No such file or directory"
     with pytest.raises(NotationError, match="cannot read file"):
-        read_position(f"@{tmp_path}")
+        position_argument(f"@{tmp_path}")
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00{")
     with pytest.raises(NotationError, match="is not UTF-8 text"):
-        read_position(f"@{tmp_path / 'bin.json'}")
+        position_argument(f"@{tmp_path / 'bin.json'}")
     (tmp_path / "empty.txt").write_text("  \n")
     with pytest.raises(NotationError, match="is empty"):
-        read_position(f"@{tmp_path / 'empty.txt'}")
+        position_argument(f"@{tmp_path / 'empty.txt'}")
     (tmp_path / "two.jsonl").write_text(TWO_P_START + "\n" + TWO_P_START + "\n")
     with pytest.raises(NotationError, match="holds 2 lines; one position is needed"):
-        read_position(f"@{tmp_path / 'two.jsonl'}")
+        position_argument(f"@{tmp_path / 'two.jsonl'}")
     with pytest.raises(NotationError, match="'@' must be followed by a file name"):
-        read_position("@")
+        position_argument("@")
     bad = tmp_path / "bad.txt"
     bad.write_text(TWO_P_START.replace("lead 0", "lead 9"))
     with pytest.raises(NotationError) as info2:
-        read_position(f"@{bad}")
+        position_argument(f"@{bad}")
     assert str(info2.value).startswith(f"{bad}: seat 9 does not exist")
     assert info2.value.field == "lead"
 
 
 def test_json_text_errors_are_typed() -> None:
     with pytest.raises(NotationError, match="not valid JSON"):
-        read_position("{not json")
+        position_argument("{not json")
     with pytest.raises(NotationError, match="field 'players'"):
-        read_position('{"format": "catbox-position/1", "players": 7}')
+        position_argument('{"format": "catbox-position/1", "players": 7}')
     # a JSON integer too long for Python's int(): still a typed error, not ValueError
     with pytest.raises(NotationError, match="not valid JSON"):
-        read_position('{"players": ' + "1" * 5000 + "}")
+        position_argument('{"players": ' + "1" * 5000 + "}")
 
 
 def test_read_positions_batch(tmp_path: Path) -> None:
@@ -432,7 +430,7 @@ def test_read_positions_batch(tmp_path: Path) -> None:
     arg = f"@{batch}"
     assert is_batch_argument(arg) and is_batch_argument(f"@{tmp_path}/X.JSONL")
     assert not is_batch_argument(TWO_P_START) and not is_batch_argument(f"@{tmp_path}/x.json")
-    items = list(read_positions(arg))
+    items = list(position_arguments(arg))
     assert len(items) == 5
     assert items[0] == good
     assert isinstance(items[1], NotationError)
@@ -442,9 +440,9 @@ def test_read_positions_batch(tmp_path: Path) -> None:
     assert items[3] == position_from_notation(TWO_P_MID_TRICK)
     assert isinstance(items[4], RulesetError)
     assert str(items[4]).startswith(f"{batch} line 5: unknown ruleset 'oficial'")
-    assert list(read_positions(TWO_P_START)) == [good]
+    assert list(position_arguments(TWO_P_START)) == [good]
     with pytest.raises(NotationError, match="cannot read file"):
-        list(read_positions(f"@{tmp_path / 'none.jsonl'}"))
+        list(position_arguments(f"@{tmp_path / 'none.jsonl'}"))
 
 
 # ---- rendering -------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from catbox_solver.cli.batch import position_argument, position_arguments
 from catbox_solver.errors import CatboxError
 from catbox_solver.formats.jsonform import position_from_dict, position_from_json, position_to_dict
 from catbox_solver.formats.notation import (
@@ -23,8 +24,6 @@ from catbox_solver.formats.notation import (
     plays_from_text,
     position_from_notation,
     position_to_notation,
-    read_position,
-    read_positions,
 )
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import PRESETS, SWITCHES, Ruleset
@@ -84,7 +83,7 @@ def mutated(draw: st.DrawFn, seeds: list[str] = SEEDS) -> str:
 def test_notation_random_text(text: str) -> None:
     only_catbox_errors(position_from_notation, text)
     if not text.startswith("@"):
-        only_catbox_errors(read_position, text)
+        only_catbox_errors(position_argument, text)
 
 
 @given(mutated())
@@ -94,7 +93,7 @@ def test_notation_mutated(text: str) -> None:
         # whatever was accepted reads back to itself from its canonical form
         canonical = position_to_notation(pos)
         assert position_from_notation(canonical) == pos
-    only_catbox_errors(read_position, text.lstrip("@"))
+    only_catbox_errors(position_argument, text.lstrip("@"))
 
 
 @given(st.text(alphabet=ALPHABET, max_size=12) | st.text(max_size=12), st.integers(1, 9))
@@ -173,7 +172,7 @@ def test_position_from_dict_mutated(d: dict[str, Any]) -> None:
         assert position_from_dict(position_to_dict(pos)) == pos
     text = json.dumps(d)
     only_catbox_errors(position_from_json, text)
-    only_catbox_errors(read_position, text)
+    only_catbox_errors(position_argument, text)
 
 
 JSON_SEEDS = [json.dumps(d) for d in SEED_DICTS]
@@ -184,13 +183,13 @@ def test_position_from_json_mutated_text(text: str) -> None:
     pos = only_catbox_errors(position_from_json, text)
     if isinstance(pos, Position):
         assert position_from_notation(position_to_notation(pos)) == pos
-    only_catbox_errors(read_position, text.lstrip("@"))
+    only_catbox_errors(position_argument, text.lstrip("@"))
 
 
 @given(st.text(alphabet=ALPHABET, max_size=120) | st.text(max_size=60))
 def test_position_from_json_random_text(text: str) -> None:
     only_catbox_errors(position_from_json, text)
-    only_catbox_errors(read_position, "{" + text)
+    only_catbox_errors(position_argument, "{" + text)
 
 
 def test_read_position_files_fuzz(tmp_path: Path) -> None:
@@ -211,15 +210,15 @@ def test_read_position_files_fuzz(tmp_path: Path) -> None:
         for suffix in (".txt", ".jsonl"):
             path = tmp_path / f"f{i}{suffix}"
             path.write_bytes(data)
-            only_catbox_errors(read_position, f"@{path}")
+            only_catbox_errors(position_argument, f"@{path}")
             try:
-                items = list(read_positions(f"@{path}"))
+                items = list(position_arguments(f"@{path}"))
             except CatboxError:
                 continue
             assert all(isinstance(item, (Position, CatboxError)) for item in items)
     for name in ("", "/", str(tmp_path), str(tmp_path / "missing"), "\x00", "a" * 5000):
-        only_catbox_errors(read_position, "@" + name)
-        only_catbox_errors(lambda a: list(read_positions(a)), "@" + name + ".jsonl")
+        only_catbox_errors(position_argument, "@" + name)
+        only_catbox_errors(lambda a: list(position_arguments(a)), "@" + name + ".jsonl")
 
 
 # ---- regression tests for inputs that once escaped as ValueError -----------------------------

@@ -5,6 +5,7 @@ counterexample."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -111,10 +112,11 @@ def test_the_earliest_trick_keeps_what_was_proven_when_time_runs_out(
 
     def unknown_at(k: int) -> object:
         def fake(
-            rules: Ruleset, question: object, workers: int, time_limit: float
-        ) -> proofs.Search:
+            rules: Ruleset, question: object, workers: int, deadline: float
+        ) -> proofs.FreeDealSolve:
             calls[0] += 1
-            return proofs.Search("UNKNOWN" if calls[0] == k else "INFEASIBLE", 0.01, None)
+            status = "UNKNOWN" if calls[0] == k else "INFEASIBLE"
+            return proofs.FreeDealSolve(status, 0.01, None)
 
         return fake
 
@@ -138,7 +140,7 @@ def test_the_earliest_trick_keeps_what_was_proven_when_time_runs_out(
 
 
 def test_a_false_statement_gives_a_replayed_counterexample() -> None:
-    res = prove_full_board(Ruleset(2), WORKERS, LIMIT)  # 2 players always leave a cell
+    res = prove_full_board(Ruleset(2), WORKERS, time.perf_counter() + LIMIT)  # 2p leave a cell
     assert res.verdict == "COUNTEREXAMPLE" and res.counterexample is not None
     ce = res.counterexample
     assert ce.final.tricks_left == 0 and len(ce.line) == 16
@@ -413,3 +415,34 @@ def test_losing_all_colors_agrees_with_a_plain_search(players: int) -> None:
             if met[True] >= 2 and met[False] >= 2:
                 break
     assert met == {True: 2, False: 2}
+
+
+def test_the_time_limit_is_one_total_for_every_solver_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``prove``'s time limit is for the whole run: the solver calls share it (each had
+    the whole limit, so one-empty-cell with 37 calls and 0.5 s took 24 s). The solver is
+    faked: the statement proved at once, then each cell's call uses all the time it is
+    given and answers UNKNOWN; the times given add up to the limit, no more."""
+    given: list[float] = []
+
+    def fake_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+        seconds = solver.parameters.max_time_in_seconds
+        given.append(seconds)
+        if len(given) == 1:
+            return cp_model.INFEASIBLE  # (the statement itself: proved)
+        time.sleep(seconds)
+        return cp_model.UNKNOWN
+
+    monkeypatch.setattr(proofs, "solve_cp", fake_solve)
+    limit = 1.5
+    t0 = time.perf_counter()
+    (res,) = prove("one-empty-cell", 5, 1, limit)
+    took = time.perf_counter() - t0
+    assert sum(given) <= limit
+    assert len(given) < 37  # (the calls no time was left for were not made)
+    assert res.verdict == "UNKNOWN"
+    cells = [f"{c}{v}" for v in range(1, Ruleset(5).values + 1) for c in "RBYG"]
+    assert res.findings[-1] == f"undecided (time limit): {' '.join(cells)}"
+    # past the limit by one free-deal model built at most (well under a second alone)
+    assert took < limit + 10

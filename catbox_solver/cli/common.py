@@ -154,6 +154,31 @@ class Seconds(_FloatParam):
 
 
 
+class _AliasedOption(click.Option):
+    """An option whose help shows its first name only: the others are old spellings kept
+    so that scripts written with them still work."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        opts = self.opts
+        self.opts = opts[:1]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = opts
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        return f"'{self.opts[0]}'"
+
+
+def timeout_option(default: float, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--timeout SECONDS``, the one name of every command's time limit (``exists`` and
+    ``prove`` said ``--time-limit``, still taken and not shown in the help)."""
+    return click.option(
+        "--timeout", "--time-limit", "timeout", cls=_AliasedOption,
+        type=Seconds(at_least=0.01), default=default, show_default=True, help=help,
+    )
+
+
 def _whole(value: Any, kind: _AnyParam, param: click.Parameter | None,
            ctx: click.Context | None) -> Any:
     """An option's text as an int written in ASCII digits (a minus sign allowed); other

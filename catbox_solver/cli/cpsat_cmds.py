@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -12,7 +13,6 @@ from catbox_solver.cli.common import (
     EXIT_INVALID,
     EXIT_UNCHECKED,
     CtrlC,
-    Seconds,
     Undecided,
     WholeNumber,
     WholeRange,
@@ -20,6 +20,7 @@ from catbox_solver.cli.common import (
     json_option,
     main,
     stopped,
+    timeout_option,
     too_many_digits,
 )
 from catbox_solver.errors import CatboxError, SearchError
@@ -113,19 +114,69 @@ def build_conditions(
     return conds
 
 
+def condition_flag(cond: Any) -> str:
+    """A condition as the options that ask it (``--tricks-at-least 0=3``): the CLI's own
+    name for what the library names ``tricks_at_least(0, 3)``."""
+    kind = cond.kind
+    at = f" --at-trick {cond.trick}" if cond.trick is not None else ""
+    if kind == "no-paradox":
+        return "--no-paradox"
+    if kind == "paradox-by":
+        return f"--paradox-by {cond.seat}{at}"
+    if kind == "paradox":
+        return f"--paradox{at}"
+    if kind == "empty":
+        from catbox_solver.cpsat.exists import cell_text
+
+        return f"--empty {cell_text(*cond.cell)}"
+    if kind == "final-board":
+        rows = " ".join(f"{k}:{v}" for k, v in cond.board)
+        # (a whole board is under 50 characters; a longer text is shortened, as in every
+        # error that quotes an argument)
+        return "--final-board " + (rows if len(rows) <= 60 else rows[:40] + "...")
+    return f"--{kind} {cond.seat}={cond.count}"
+
+
+def _flags(clash: Sequence[str], conds: Sequence[Any]) -> list[str]:
+    """The clash's condition names (the library's) as the options that asked them."""
+    by_name = {c.name: condition_flag(c) for c in conds}
+    return [by_name.get(name, name) for name in clash]
+
+
+def _flagged(exc: SearchError, conds: Sequence[Any]) -> SearchError:
+    """A condition's error (``tricks(5, 2): seat 5 outside 0-3``) as the CLI says it,
+    naming the options that asked the condition (``--tricks 5=2: ...``)."""
+    text = str(exc)
+    for c in conds:
+        if text.startswith(c.name + ": "):
+            new = copy.copy(exc)
+            new.args = (condition_flag(c) + text[len(c.name):],)
+            return new
+    return exc
+
+
+def _answer_json(answer: Any, conds: Sequence[Any]) -> dict[str, Any]:
+    """The answer's JSON, its clash named by the options that asked the conditions."""
+    out: dict[str, Any] = answer.to_json()
+    if "clash" in out:
+        out["clash"] = _flags(out["clash"], conds)
+    return out
+
+
 def _answer_text(pos: Any, answer: Any, conds: Sequence[Any] = ()) -> str:
-    """An answer as text. ``conds``: the conditions asked, to say which named in a clash
-    asks a cell to stay empty that holds a token already (it read as a plain clash)."""
+    """An answer as text. ``conds``: the conditions asked, to name those of a clash by
+    their options and to say which asks a cell to stay empty that holds a token already
+    (it read as a plain clash)."""
     if answer.exists is None:
         return f"unknown: {answer.reason}"
     if not answer.exists:
-        if len(answer.clash) == 1:  # ("the conditions clash" read oddly of one)
-            head = f"impossible: no continuation meets {answer.clash[0]}"
+        clash = _flags(answer.clash, conds)
+        if len(clash) == 1:  # ("the conditions clash" read oddly of one)
+            head = f"impossible: no continuation meets {clash[0]}"
         else:
-            clash = ", ".join(answer.clash) if answer.clash else "(no conditions)"
-            head = f"impossible: the conditions clash: {clash}"
+            head = f"impossible: the conditions clash: {', '.join(clash) or '(no conditions)'}"
         notes = [
-            f"note: {c.name}: that cell holds a token already" for c in conds
+            f"note: {condition_flag(c)}: that cell holds a token already" for c in conds
             if c.kind == "empty" and c.name in answer.clash
             and pos.used & cell_bit(*c.cell)
         ]
@@ -181,7 +232,7 @@ def _answer_text(pos: Any, answer: Any, conds: Sequence[Any] = ()) -> str:
 @click.option("--score-at-most", multiple=True, metavar="SEAT=K", help="Score at most K.")
 @click.option("--count", type=WholeRange(1, 10000), default=1,
               help="Up to N distinct lines (cut short by the time limit: the answer says so).")
-@click.option("--time-limit", type=Seconds(at_least=0.01), default=60.0, help="Seconds.")
+@timeout_option(60.0, "Seconds for the question.")
 @click.option("--workers", type=WholeRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def exists_cmd(
@@ -202,7 +253,7 @@ def exists_cmd(
     score_at_least: tuple[str, ...],
     score_at_most: tuple[str, ...],
     count: int,
-    time_limit: float,
+    timeout: float,
     workers: int,
     as_json: bool,
 ) -> None:
@@ -261,7 +312,9 @@ def exists_cmd(
 
     def answer(pos: Any) -> Any:
         try:
-            ans = exists(pos, conds, count=count, time_limit=time_limit, workers=workers)
+            ans = exists(pos, conds, count=count, time_limit=timeout, workers=workers)
+        except SearchError as exc:
+            raise _flagged(exc, conds) from None
         except Interrupted as e:
             # Ctrl-C: the witness lines found by then (with --count), or the clash as
             # narrowed down by then, printed as the answer; then exit code 130
@@ -274,7 +327,7 @@ def exists_cmd(
         return ans
 
     run_positions(
-        position, as_json, lambda pos: answer(pos).to_json(),
+        position, as_json, lambda pos: _answer_json(answer(pos), conds),
         lambda pos: _answer_text(pos, answer(pos), conds), undecided=undecided, stop=stop,
     )
     undecided.end()  # (the time limit stopped the solver: unknown, or --count cut short)
@@ -299,14 +352,14 @@ def _proof_text(res: Any) -> str:
     "--list", "list_", is_flag=True,
     help="Name every statement (or NAME; with --players, those for that count) and stop.",
 )
-@click.option("--time-limit", type=Seconds(at_least=0.01), default=120.0, help="Seconds per call.")
+@timeout_option(120.0, "Seconds in all, for every solver call of the proof together.")
 @click.option("--workers", type=WholeRange(1, 64), default=2, help="Solver threads.")
 @json_option
 def prove_cmd(
     name: str | None,
     players: int | None,
     list_: bool,
-    time_limit: float,
+    timeout: float,
     workers: int,
     as_json: bool,
 ) -> None:
@@ -318,7 +371,8 @@ def prove_cmd(
     With --json: one JSON array, an object per player count.
 
     Exit code 0 when every result is PROVED, 1 when one is a COUNTEREXAMPLE, else 3 when
-    one is UNKNOWN (the time limit stopped a solver call), 2 on bad input, 130 on Ctrl-C.
+    one is UNKNOWN (the time limit, --timeout for the whole run, stopped a solver call or
+    left it no time), 2 on bad input, 130 on Ctrl-C.
 
     \b
     Examples:
@@ -354,7 +408,7 @@ def prove_cmd(
             click.echo(f"{s.name:20} ({counts} players)  {s.text}")
         return
     try:
-        results = prove(name, players, workers=workers, time_limit=time_limit)
+        results = prove(name, players, workers=workers, time_limit=timeout)
         cut = False
     except Interrupted as e:  # Ctrl-C: the results so far, then exit code 130
         results, cut = cast("list[ProofResult]", e.partial), True

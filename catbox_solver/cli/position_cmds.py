@@ -6,29 +6,14 @@ runs once per line and a line that cannot be read reports its error and the batc
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-from catbox_solver.cli.common import (
-    CtrlC,
-    Undecided,
-    echo_json,
-    end_batch,
-    json_option,
-    line_error,
-    main,
-    numbered,
-)
-from catbox_solver.errors import CatboxError
+from catbox_solver.cli.batch import run_positions as run_positions  # (for the commands)
+from catbox_solver.cli.common import json_option, main
 from catbox_solver.formats.jsonform import play_json, position_to_dict
-from catbox_solver.formats.notation import (
-    at_batch_line,
-    is_batch_argument,
-    position_to_notation,
-    read_positions,
-)
+from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.position import Position
 from catbox_solver.render.text import render_text
 
@@ -46,71 +31,6 @@ POSITION_HELP = (
     "catbox-position/1 form (starting with '{'), @FILE holding either, or @FILE.jsonl with "
     "one position per line (a batch)."
 )
-
-
-def run_positions(
-    arg: str,
-    as_json: bool,
-    to_json: Callable[[Position], Any],
-    to_text: Callable[[Position], str],
-    ansi: bool = False,
-    number_lines: bool = True,
-    undecided: Undecided | None = None,
-    stop: CtrlC | None = None,
-) -> int:
-    """Run a command on the POSITION argument ``arg``, single or batch.
-
-    Single: print ``to_json(pos)`` as JSON or ``to_text(pos)``; a bad position, or an
-    error of the command on it, raises (the CLI turns it into a one-line error, exit code
-    2). Batch: one output per input line, in order; a line that cannot be read, or that
-    the command cannot answer (a --hero outside its seats, say), prints its error with
-    the file and line (with --json ``{"error": ...}`` on stdout, else on stderr) and the
-    batch goes on; exit code 2 at the end if any line failed. In a batch's text each line
-    starts "line N: " (its input line), unless ``number_lines`` is False (output meant
-    to be read back, as the notation). ``ansi`` keeps ANSI color codes in the text even
-    when stdout is not a terminal. ``undecided``: the answers the time limit left partly
-    unknown, counted on stderr at the end of a batch (the caller exits with code 3).
-    ``stop``: once Ctrl-C came, no further line is read; the summaries of the lines read
-    are said, then the command ends with code 130 (a failed line's 2 came first). Returns
-    the number of positions (input lines) read.
-    """
-    batch = is_batch_argument(arg)
-    unread = unanswered = total = 0
-    try:
-        for item in read_positions(arg):
-            if stop is not None and stop.hit:
-                break
-            total += 1
-            if isinstance(item, CatboxError):
-                unread += 1
-                line_error(item, as_json)
-                continue
-            try:
-                out = to_json(item) if as_json else to_text(item)
-            except CatboxError as exc:
-                if not batch:
-                    raise
-                unanswered += 1
-                line_error(at_batch_line(exc, arg, total), as_json)
-                continue
-            if as_json:
-                echo_json(out)
-            else:
-                if batch and "\n" in out and total > 1:
-                    click.echo("")
-                line = total if batch and number_lines else None
-                click.echo(numbered(out, line), color=True if ansi else None)
-    except KeyboardInterrupt:
-        # (a Ctrl-C outside the searches, while lines are read or printed, or one whose
-        # answer shows nothing: the summaries of the lines read still come first)
-        if stop is None:
-            raise
-        if not stop.hit:
-            stop.came()
-    if batch and undecided is not None:
-        undecided.report(total)
-    end_batch(total, unread, unanswered, stop)
-    return total
 
 
 def legal_json(pos: Position) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from catbox_solver.cli.batch import position_argument
 from catbox_solver.cli.common import (
     EXIT_INVALID,
     EXIT_UNCHECKED,
@@ -22,7 +23,6 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.formats.files import write_whole
-from catbox_solver.formats.notation import read_position
 from catbox_solver.puzzles import (
     Puzzle,
     PuzzleError,
@@ -99,7 +99,7 @@ Examples:
 @click.option("--hero", type=WholeNumber(), default=None, help="Mark this seat as the hero.")
 def render(position: str, output: Path | None, size: int | None, hero: int | None) -> None:
     """Draw a position as SVG."""
-    svg = position_svg(read_position(position), size, hero=hero)
+    svg = position_svg(position_argument(position), size, hero=hero)
     if output is None or str(output) == "-":
         click.echo(svg, nl=False)
     else:

@@ -30,6 +30,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.position import Play, Position
+from catbox_solver.questions import Question
 
 
 def parse_hero(text: str, pos: Position) -> int:
@@ -247,7 +248,7 @@ def solve_cmd(
         ready_search(quiet)
         return stop.run(
             quiet, "solving", lambda report: solve(
-                pos, seat, question, timeout, report, jobs=jobs
+                pos, seat, cast(Question, question), timeout, report, jobs=jobs
             )
         )
 

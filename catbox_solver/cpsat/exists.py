@@ -93,9 +93,10 @@ def _clamped(count: int) -> int:
     return max(-_FAR, min(_FAR, count))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Condition:
-    """One condition of an existence question; ``name`` is how the CLI spells it."""
+    """One condition of an existence question, built by :func:`no_paradox`,
+    :func:`tricks` and the other functions below; ``name`` (and ``repr``) is that call."""
 
     kind: str
     seat: int | None = None
@@ -108,7 +109,7 @@ class Condition:
         """Check the kind, the fields it takes, their types and the cell: a float, None or a
         negative index was read as another condition (``empty((3, -1))`` as G3) or failed
         deep in the solver, and a field the kind does not take changed the condition
-        silently (``Condition("paradox", seat=1)``, named ``--paradox``, asked for a paradox
+        silently (``Condition("paradox", seat=1)``, named ``paradox()``, asked for a paradox
         of seat 1)."""
         takes = _TAKES.get(self.kind)
         if takes is None:
@@ -119,7 +120,7 @@ class Condition:
         for what in ("seat", "count", "trick"):
             value = getattr(self, what)
             if value is not None:
-                check_int(value, f"{self.kind}: {what}")
+                check_int(value, f"{self.kind}: {what}", error=SearchError)
         for what in ("seat", "count"):  # (a kind's trick is optional: "at any trick")
             if what in takes and getattr(self, what) is None:
                 raise SearchError(f"{self.kind}: a {what} is needed")
@@ -127,31 +128,31 @@ class Condition:
             cell = self.cell
             if not isinstance(cell, tuple) or len(cell) != 2:
                 raise SearchError(f"empty: a cell is (value, color), not {cell!r}")
-            check_int(cell[0], "empty: the cell's value", 1)
-            check_int(cell[1], "empty: the cell's color (0-3: R, B, Y, G)", 0, 3)
+            check_int(cell[0], "empty: the cell's value", 1, error=SearchError)
+            check_int(cell[1], "empty: the cell's color (0-3: R, B, Y, G)", 0, 3, error=SearchError)
 
     @property
     def name(self) -> str:
-        if self.kind == "no-paradox":
-            return "--no-paradox"
-        if self.kind == "paradox-by":
-            at = f" --at-trick {self.trick}" if self.trick is not None else ""
-            return f"--paradox-by {self.seat}{at}"
-        if self.kind == "paradox":
-            at = f" --at-trick {self.trick}" if self.trick is not None else ""
-            return f"--paradox{at}"
-        if self.kind in ("tricks", "tricks-at-least", "tricks-at-most") or self.kind in SCORED:
-            return f"--{self.kind} {self.seat}={self.count}"
+        """The condition as the library writes it, the call that builds it:
+        ``no_paradox()``, ``tricks_at_least(0, 3)``, ``paradox_by(1, trick=6)``,
+        ``empty('G4')`` (the CLI names it by its options instead)."""
+        call = self.kind.replace("-", "_")
         if self.kind == "empty":
             assert self.cell is not None
-            return f"--empty {cell_text(*self.cell)}"
+            return f"empty({cell_text(*self.cell)!r})"
         if self.kind == "final-board":
             assert self.board is not None
-            rows = " ".join(f"{k}:{v}" for k, v in self.board)
-            # (a whole board is under 50 characters; a longer text is shortened, as in
+            rows = repr(dict(self.board))
+            # (a whole board is under 60 characters; a longer text is shortened, as in
             # every error that quotes an argument)
-            return "--final-board " + (rows if len(rows) <= 60 else rows[:40] + "...")
-        return self.kind
+            return f"final_board({rows if len(rows) <= 80 else rows[:60] + '...'})"
+        args = [str(x) for x in (self.seat, self.count) if x is not None]
+        if self.trick is not None:
+            args.append(f"trick={self.trick}")
+        return f"{call}({', '.join(args)})"
+
+    def __repr__(self) -> str:
+        return self.name
 
     def add(self, rm: RoundModel, enforce: Lit) -> None:
         """Add the condition to the model, enforced by the literal ``enforce``."""
@@ -403,7 +404,8 @@ def final_board(board: dict[str, str]) -> Condition:
 
 @dataclass
 class ExistsAnswer:
-    """``exists`` True (with ``lines``), False (with the clashing condition names) or None
+    """``exists`` True (with ``lines``), False (with ``clash``, the names of the clashing
+    conditions as :attr:`Condition.name` writes them: ``tricks_at_least(0, 3)``) or None
     (the solver stopped: ``reason``). ``minimal`` is False when the time limit stopped the
     narrowing of ``clash`` down (every named condition may then not take part in it), and
     ``complete`` is False when it stopped the search for more witness lines (``count`` >
@@ -481,8 +483,8 @@ def make_solver(workers: int, time_limit: float) -> cp_model.CpSolver:
     """A CP-SAT solver with ``workers`` threads and a time limit in seconds (checked: a
     NaN or negative one, or -1 workers, made CP-SAT answer MODEL_INVALID, read as
     "unknown")."""
-    check_int(workers, "workers", 1, 64)
-    time_limit = check_seconds(time_limit, "time limit")
+    check_int(workers, "workers", 1, 64, error=SearchError)
+    time_limit = check_seconds(time_limit, "time limit", error=SearchError)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.max_time_in_seconds = time_limit
@@ -520,8 +522,9 @@ class Questions:
     ) -> ExistsAnswer:
         """Is there a continuation meeting every condition? With ``count`` > 1, up to that
         many distinct witness lines (each found line is blocked for this question only)."""
-        check_int(count, "count", 1)  # (a NaN count skipped the search: "exists", no line)
-        time_limit = check_seconds(time_limit, "time limit")  # (workers: make_solver)
+        # (a NaN count skipped the search: "exists", no line; workers: make_solver)
+        check_int(count, "count", 1, error=SearchError)
+        time_limit = check_seconds(time_limit, "time limit", error=SearchError)
         if isinstance(conditions, Condition) or not isinstance(conditions, (list, tuple)):
             # (one condition, or None, failed inside with a TypeError)
             raise SearchError(f"conditions are a list of conditions, not {conditions!r}")
@@ -546,7 +549,7 @@ class Questions:
             except KeyboardInterrupt:
                 # Ctrl-C: the lines found so far are kept (a KeyboardInterrupt all the same),
                 # and not called complete (a count cut short at 2 of 5 lines is partial)
-                partial = _cut_short(lines, count, "Ctrl-C", t0) if lines else None
+                partial = _incomplete_answer(lines, count, "Ctrl-C", t0) if lines else None
                 raise Interrupted(partial) from None
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 line = extract_line(rm, solver)
@@ -579,7 +582,7 @@ class Questions:
                     raise Interrupted(answer)
                 return answer
             if lines:  # the time limit cut the enumeration short: more lines may exist
-                return _cut_short(lines, count, f"the time limit ({time_limit:g} s)", t0)
+                return _incomplete_answer(lines, count, f"the time limit ({time_limit:g} s)", t0)
             return ExistsAnswer(
                 None,
                 reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
@@ -588,7 +591,9 @@ class Questions:
         return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
 
 
-def _cut_short(lines: list[tuple[Play, ...]], count: int, by: str, t0: float) -> ExistsAnswer:
+def _incomplete_answer(
+    lines: list[tuple[Play, ...]], count: int, by: str, t0: float
+) -> ExistsAnswer:
     """The witness lines found before ``by`` (the time limit, or Ctrl-C) stopped the search
     for the ``count`` asked for: an answer that is not complete."""
     return ExistsAnswer(

@@ -36,7 +36,7 @@ from catbox_solver.cpsat.model import (
 )
 from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted, solve_cp
-from catbox_solver.model.numbers import check_int, shown
+from catbox_solver.model.numbers import check_int, check_seconds, shown
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 
@@ -152,8 +152,9 @@ def relabel(dl: DealLine, perm: dict[int, int]) -> DealLine:
 
 
 @dataclass
-class Search:
-    """One solver call on a free-deal model: status and, if found, the replayed round."""
+class FreeDealSolve:
+    """The outcome of one solver call on a free-deal model: the solver's status and, if
+    it found one, the replayed round."""
 
     status: str
     seconds: float
@@ -164,19 +165,26 @@ def solve_free(
     rules: Ruleset,
     question: Callable[[RoundModel], None],
     workers: int,
-    time_limit: float,
-) -> Search:
-    """Build a free-deal model, add ``question``'s constraints, solve."""
+    deadline: float,
+) -> FreeDealSolve:
+    """Build a free-deal model, add ``question``'s constraints, solve in the time left
+    before ``deadline`` (a ``time.perf_counter()`` reading: a proof's solver calls share
+    one time limit). No time left: status UNKNOWN, no model built."""
     t0 = time.perf_counter()
+    if deadline - t0 <= 0:
+        return FreeDealSolve("UNKNOWN", 0.0)
     rm = build_free_round(rules)
     question(rm)
-    solver = make_solver(workers, time_limit)
+    left = deadline - time.perf_counter()
+    if left <= 0:  # (the model took the rest of the time)
+        return FreeDealSolve("UNKNOWN", time.perf_counter() - t0)
+    solver = make_solver(workers, left)
     status = solve_cp(solver, rm.model)
     name = solver.status_name(status)
     found = None
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         found = extract_deal(rm, solver)
-    return Search(name, time.perf_counter() - t0, found)
+    return FreeDealSolve(name, time.perf_counter() - t0, found)
 
 
 # ---- statements --------------------------------------------------------------------------
@@ -211,7 +219,7 @@ class ProofResult:
         }
 
 
-def _verdict(search: Search) -> str:
+def _verdict(search: FreeDealSolve) -> str:
     if search.status == "INFEASIBLE":
         return "PROVED"
     if search.found is not None:
@@ -219,7 +227,7 @@ def _verdict(search: Search) -> str:
     return "UNKNOWN"
 
 
-def _result(name: str, rules: Ruleset, search: Search) -> ProofResult:
+def _result(name: str, rules: Ruleset, search: FreeDealSolve) -> ProofResult:
     return ProofResult(
         name, rules.players, _verdict(search), search.seconds, search.status, search.found
     )
@@ -237,7 +245,7 @@ def _cell_name(cell: int) -> str:
     return f"{COLOR_CHARS[cell % 4]}{cell // 4 + 1}"
 
 
-def prove_one_empty_cell(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_one_empty_cell(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """2 and 5 players: every paradox-free round leaves exactly one cell empty; for each
     cell, whether it can be the empty one (a witness for each that can)."""
 
@@ -245,14 +253,14 @@ def prove_one_empty_cell(rules: Ruleset, workers: int, time_limit: float) -> Pro
         _paradox_free(rm)
         rm.model.add(sum(_empty_cells(rm)) != 1)
 
-    res = _result("one-empty-cell", rules, solve_free(rules, counter, workers, time_limit))
+    res = _result("one-empty-cell", rules, solve_free(rules, counter, workers, deadline))
     if res.verdict != "PROVED":
         return res
-    _which_cells_empty(res, rules, workers, time_limit)
+    _which_cells_empty(res, rules, workers, deadline)
     return res
 
 
-def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limit: float) -> None:
+def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, deadline: float) -> None:
     symmetric = rules.players >= 3
     can: list[str] = []
     cannot: list[str] = []
@@ -282,7 +290,7 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
                 add_clause(rm.model, [empty_at_end_lit(rm, cell)])
 
             try:
-                search = solve_free(rules, question, workers, time_limit)
+                search = solve_free(rules, question, workers, deadline)
             except KeyboardInterrupt:  # Ctrl-C in the solve (Interrupted) or the model
                 stopped.append(name)
                 continue
@@ -310,17 +318,17 @@ def _which_cells_empty(res: ProofResult, rules: Ruleset, workers: int, time_limi
         raise Interrupted(res)
 
 
-def prove_full_board(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_full_board(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """3 and 4 players: every paradox-free round fills every cell of the board."""
 
     def counter(rm: RoundModel) -> None:
         _paradox_free(rm)
         add_clause(rm.model, _empty_cells(rm))
 
-    return _result("full-board", rules, solve_free(rules, counter, workers, time_limit))
+    return _result("full-board", rules, solve_free(rules, counter, workers, deadline))
 
 
-def prove_equal_discards(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_equal_discards(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """3 and 4 players: if two players discard the same value, every line ends in a
     paradox."""
 
@@ -334,10 +342,10 @@ def prove_equal_discards(rules: Ruleset, workers: int, time_limit: float) -> Pro
             pairs.append(both)
         add_clause(model, pairs)
 
-    return _result("equal-discards", rules, solve_free(rules, counter, workers, time_limit))
+    return _result("equal-discards", rules, solve_free(rules, counter, workers, deadline))
 
 
-def prove_last_color_kept(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_last_color_kept(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """Official color loss: no player ever loses all four colors (a follower who declares
     another color keeps that one). Paradoxes included."""
 
@@ -349,10 +357,10 @@ def prove_last_color_kept(rules: Ruleset, workers: int, time_limit: float) -> Pr
         add_clause(rm.model, [neg(lit) for lit in lits])
 
     rules = rules.with_switches(color_loss="led")
-    res = _result("last-color-kept", rules, solve_free(rules, counter, workers, time_limit))
+    res = _result("last-color-kept", rules, solve_free(rules, counter, workers, deadline))
     czech = rules.with_switches(color_loss="declared")
     try:
-        other = solve_free(czech, counter, workers, time_limit)
+        other = solve_free(czech, counter, workers, deadline)
     except KeyboardInterrupt:  # Ctrl-C: the official reading is proven, the Czech one not
         res.findings.append("with the Czech reading: undecided (stopped by Ctrl-C)")
         raise Interrupted(res) from None
@@ -373,14 +381,14 @@ def _earliest(
     rules: Ruleset,
     event: Callable[[RoundModel, int], Lit],
     workers: int,
-    time_limit: float,
+    deadline: float,
     what: str,
 ) -> ProofResult:
     """Smallest round trick number t at which ``event`` can happen: a witness at t, and a
     proof (one solver call) that it cannot happen before t. Stopped at trick t (the time
     limit, or Ctrl-C), the result is UNKNOWN and keeps what the tricks before proved."""
     t0 = time.perf_counter()
-    found: Search | None = None
+    found: FreeDealSolve | None = None
     t = 0
 
     def undecided(status: str, why: str) -> ProofResult:
@@ -395,7 +403,7 @@ def _earliest(
             add_clause(rm.model, [event(rm, t)])
 
         try:
-            found = solve_free(rules, at, workers, time_limit)
+            found = solve_free(rules, at, workers, deadline)
         except KeyboardInterrupt:  # Ctrl-C: what the tricks before this one proved
             raise Interrupted(undecided("STOPPED", "stopped by Ctrl-C")) from None
         if found.found is not None:
@@ -419,9 +427,9 @@ def _paradox_in(rm: RoundModel, t: int) -> Lit:
     return or_lit(rm.model, [rm.paradox[s] for s in steps], f"paradoxin{t}")
 
 
-def prove_earliest_paradox(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_earliest_paradox(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """The earliest trick in which a paradox can happen (no paradox before it)."""
-    return _earliest("earliest-paradox", rules, _paradox_in, workers, time_limit, "a paradox")
+    return _earliest("earliest-paradox", rules, _paradox_in, workers, deadline, "a paradox")
 
 
 def _red_exception_in(rm: RoundModel, t: int) -> Lit:
@@ -434,7 +442,7 @@ def _red_exception_in(rm: RoundModel, t: int) -> Lit:
     return and_lit(rm.model, [red_led, neg(red_broken_lit(rm, s))], f"redexception{s}")
 
 
-def prove_red_lead_exception(rules: Ruleset, workers: int, time_limit: float) -> ProofResult:
+def prove_red_lead_exception(rules: Ruleset, workers: int, deadline: float) -> ProofResult:
     """The official red-lead exception (a leader with no legal non-red play leads red
     before red is broken): the earliest trick where it can be used."""
     rules = rules.with_switches(red_lead="exception")
@@ -443,7 +451,7 @@ def prove_red_lead_exception(rules: Ruleset, workers: int, time_limit: float) ->
         rules,
         _red_exception_in,
         workers,
-        time_limit,
+        deadline,
         "red led before red is broken (the exception)",
     )
 
@@ -516,20 +524,23 @@ def prove(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> list[ProofResult]:
     """Run a named statement for one player count, or for every count it is about.
-    Ctrl-C raises Interrupted whose ``partial`` is the list of results so far (a result
-    cut short says which cells were not asked, as "undecided (stopped by Ctrl-C)")."""
+    ``time_limit`` is for the whole run, every solver call of every count together (the
+    calls that no time is left for answer UNKNOWN at once). Ctrl-C raises Interrupted
+    whose ``partial`` is the list of results so far (a result cut short says which cells
+    were not asked, as "undecided (stopped by Ctrl-C)")."""
     st = STATEMENTS.get(name) if isinstance(name, str) else None  # (a list: TypeError)
     if st is None:
         raise SearchError(f"unknown statement {shown(name)} (known: {', '.join(STATEMENTS)})")
     if players is not None:
-        check_int(players, "players", 2, 5)
+        check_int(players, "players", 2, 5, error=SearchError)
     counts = st.players if players is None else (players,)
     for n in counts:
         check_players(st, n)
+    deadline = time.perf_counter() + check_seconds(time_limit, "time limit", error=SearchError)
     done: list[ProofResult] = []
     for n in counts:
         try:
-            done.append(st.run(Ruleset(players=n), workers, time_limit))
+            done.append(st.run(Ruleset(players=n), workers, deadline))
         except KeyboardInterrupt as e:
             # Ctrl-C: the results so far, and the one under way if it kept some findings
             partial = getattr(e, "partial", None)

@@ -9,8 +9,8 @@ from typing import Any
 
 from catbox_solver.model.position import Play
 from catbox_solver.model.rules import COLOR_CHARS
-
-QUESTIONS = ("paradox", "tricks", "score", "table")
+from catbox_solver.questions import QUESTIONS as QUESTIONS  # (re-exported)
+from catbox_solver.questions import Question
 
 Value = bool | int | None
 # progress(done, total, what): ``done`` of ``total`` steps are finished, ``what`` says what
@@ -46,7 +46,7 @@ class Answer:
     or ``score`` range closed to one number, a play that settles ``paradox`` or
     ``table``); ``pv`` is then empty and ``pv_complete`` False."""
 
-    question: str
+    question: Question
     hero: int
     value: Value
     plays: tuple[PlayResult, ...]

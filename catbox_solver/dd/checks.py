@@ -6,14 +6,16 @@ from __future__ import annotations
 import os
 
 from catbox_solver.dd.answer import QUESTIONS
-from catbox_solver.errors import SearchError
+from catbox_solver.errors import SearchError, SearchTypeError
 from catbox_solver.model.numbers import check_seconds, is_whole
 from catbox_solver.model.position import Position, need_position
 
 
 def check_hero(pos: Position, hero: int) -> None:
     need_position(pos, SearchError)
-    if not is_whole(hero) or not 0 <= hero < pos.rules.players:
+    if not is_whole(hero):
+        raise SearchTypeError(f"hero seat must be a whole number, not {hero!r}")
+    if not 0 <= hero < pos.rules.players:
         raise SearchError(f"hero seat {hero!r} outside 0-{pos.rules.players - 1}")
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.search import Search
 from catbox_solver.dd.warmup import search_clock
+from catbox_solver.errors import SearchError
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
 
@@ -172,5 +173,5 @@ def paradox_within(
     hero's quickest forced paradox comes after more than ``plays`` plays, or never, when
     not.) Cheaper than :func:`quickest_paradox` for a small ``plays``."""
     search = _Forcing(pos, hero, deadline)  # (Search checks the hero and the deadline)
-    return search.forced(check_int(plays, "plays", 0))
+    return search.forced(check_int(plays, "plays", 0, error=SearchError))
 

@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from catbox_solver.dd.answer import Progress
 from catbox_solver.dd.checks import check_hero, check_jobs, check_prediction, deadline_after
@@ -51,6 +51,7 @@ from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.interrupt import Interrupted, ctrl_c_stops
 from catbox_solver.model.numbers import check_int
 from catbox_solver.model.position import Play, Position
+from catbox_solver.questions import Question
 
 HIDDEN_QUESTIONS = ("paradox", "tricks", "score")
 """The questions a seat can ask about its own odds (``table`` is no one seat's)."""
@@ -74,7 +75,7 @@ def unseen_values(pos: Position, seat: int, discard: Sequence[int] = ()) -> Coun
     if len(discard) > 1:
         raise SearchError(f"a seat discards one card, not {len(discard)}")
     for v in discard:
-        check_int(v, "the discarded value", 1, rules.values)
+        check_int(v, "the discarded value", 1, rules.values, error=SearchError)
         if left[v] <= 0:
             raise SearchError(f"the discarded value {v} cannot be the seat's: all "
                               f"{rules.copies} copies are seen elsewhere")
@@ -343,7 +344,7 @@ def _values(
             if what and time.perf_counter() - begun >= QUIET_FOR:
                 tell(what)
 
-    answer = solve(deal, seat, question, timeout, report, stop=stop)
+    answer = solve(deal, seat, cast(Question, question), timeout, report, stop=stop)
     if not plays:
         return [answer.value]
     found = {r.play: r.result for r in answer.plays}
@@ -386,10 +387,10 @@ def single_dummy(
         check_prediction(pos, seat)
     if exact is not None and not isinstance(exact, bool):
         raise SearchError(f"exact is True, False or None, not {exact!r}")
-    check_int(samples, "samples", 1, 10**7)
-    check_int(max_deals, "max_deals", 1)
+    check_int(samples, "samples", 1, 10**7, error=SearchError)
+    check_int(max_deals, "max_deals", 1, error=SearchError)
     if seed is not None:
-        check_int(seed, "seed")
+        check_int(seed, "seed", error=SearchError)
     jobs = check_jobs(jobs)
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")

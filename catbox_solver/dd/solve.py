@@ -37,6 +37,7 @@ from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.position import Play, Position, need_position
+from catbox_solver.questions import Question
 
 # solve narrows each play's range from this many tricks left (the first lead of 4 and 5
 # players), each short search within _NARROW_NODES nodes (see Search.narrow_u)
@@ -54,7 +55,7 @@ def _narrows(pos: Position) -> bool:
 def solve(
     pos: Position,
     hero: int,
-    question: str,
+    question: Question,
     timeout: float | None = None,
     progress: Progress | None = None,
     *,
@@ -180,7 +181,7 @@ def solve(
 
 def _cut_short(
     search: Search,
-    question: str,
+    question: Question,
     plays: Sequence[Play],
     twins: Sequence[int | None],
     found: dict[int, Value],
@@ -241,7 +242,7 @@ def _decided(
 
 def _with_line(
     search: Search,
-    question: str,
+    question: Question,
     plays: Sequence[Play],
     twins: Sequence[int | None],
     found: dict[int, Value],
@@ -331,7 +332,7 @@ def _combine(question: str, hero_moves: bool, results: list[Value]) -> Value:
 def value_only(
     pos: Position,
     hero: int,
-    question: str,
+    question: Question,
     timeout: float | None = None,
 ) -> Value:
     """Just the value (no per-play values, no line): cheaper than :func:`solve`. Out of

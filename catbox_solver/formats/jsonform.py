@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from catbox_solver.errors import CatboxError, NotationError, PositionError
-from catbox_solver.model.numbers import is_whole
+from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
+from catbox_solver.model.numbers import is_whole, shown_value
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
-from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset, colors_text
 
 FORMAT = "catbox-position/1"
 _FIELDS = {
@@ -24,8 +24,22 @@ _FIELDS = {
 _PLAY_FIELDS = {"seat", "value", "color", "text"}
 
 
-def colors_text(mask: int) -> str:
-    return "".join(ch for i, ch in enumerate(COLOR_CHARS) if mask >> i & 1)
+def _cut(text: str, limit: int = 80) -> str:
+    """``text`` (a list of names, say) cut at ``limit`` characters with "..."."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def read_ruleset(spec: str, players: int) -> Ruleset:
+    """The ruleset named ``spec`` (a preset, optionally with ``,switch=value`` overrides)
+    for ``players``; the RulesetError of an unknown one quotes a long name cut short."""
+    try:
+        return Ruleset.from_name(spec, players)
+    except RulesetError as exc:
+        message = str(exc)
+        if len(message) > 200:
+            message = message.replace(repr(spec), shown_value(spec))
+            message = _cut(message, 300)
+        raise RulesetError(message) from None
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -69,24 +83,27 @@ def position_to_json(pos: Position) -> str:
 def _int(d: dict[str, Any], name: str, lo: int, hi: int) -> int:
     v = d.get(name)
     if not is_whole(v) or not lo <= v <= hi:
-        raise NotationError(f"must be an integer {lo}-{hi}, not {v!r}", field=name)
+        raise NotationError(f"must be an integer {lo}-{hi}, not {shown_value(v)}", field=name)
     return v
 
 
 def _list(v: Any, name: str, length: int) -> list[Any]:
     if not isinstance(v, list) or len(v) != length:
-        raise NotationError(f"must be a list of {length} entries, not {v!r}", field=name)
+        raise NotationError(f"must be a list of {length} entries, not {shown_value(v)}",
+                            field=name)
     return v
 
 
 def _color_mask(text: Any, field: str) -> int:
     if not isinstance(text, str):
-        raise NotationError(f"must be a string of colors RBYG, not {text!r}", field=field)
+        raise NotationError(f"must be a string of colors RBYG, not {shown_value(text)}",
+                            field=field)
     mask = 0
     for ch in text:
         i = COLOR_CHARS.find(ch.upper())
         if i < 0 or mask >> i & 1:
-            raise NotationError(f"bad or repeated color {ch!r} in {text!r}", field=field)
+            raise NotationError(f"bad or repeated color {ch!r} in {shown_value(text)}",
+                                field=field)
         mask |= 1 << i
     return mask
 
@@ -98,14 +115,15 @@ def position_from_dict(d: Any) -> Position:
         raise NotationError("a position must be a JSON object")
     unknown = set(d) - _FIELDS
     if unknown:  # (a key that is no text, {1: 2}, failed in the sort with a TypeError)
-        raise NotationError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        raise NotationError(f"unknown field(s) {_cut(', '.join(sorted(map(str, unknown))))}")
     if d.get("format") != FORMAT:
-        raise NotationError(f"must be {FORMAT!r}, not {d.get('format')!r}", field="format")
+        raise NotationError(f"must be {FORMAT!r}, not {shown_value(d.get('format'))}",
+                            field="format")
     n = _int(d, "players", 2, 5)
     spec = d.get("ruleset", "official")
     if not isinstance(spec, str):
-        raise NotationError(f"must be a preset name, not {spec!r}", field="ruleset")
-    rules = Ruleset.from_name(spec, n)
+        raise NotationError(f"must be a preset name, not {shown_value(spec)}", field="ruleset")
+    rules = read_ruleset(spec, n)
     board = d.get("board")
     if not isinstance(board, dict) or set(board) != set(COLOR_CHARS):
         raise NotationError("must map each of R, B, Y, G to a row string", field="board")
@@ -115,7 +133,8 @@ def position_from_dict(d: Any) -> Position:
         row = board[ch]
         if not isinstance(row, str) or len(row) != rules.values:
             raise NotationError(
-                f"row {ch} must have {rules.values} characters, not {row!r}", field="board"
+                f"row {ch} must have {rules.values} characters, not {shown_value(row)}",
+                field="board",
             )
         for i, sym in enumerate(row):
             v = i + 1
@@ -156,29 +175,30 @@ def position_from_dict(d: Any) -> Position:
         extra = set(t) - _PLAY_FIELDS
         if extra:
             raise NotationError(
-                f"play {i + 1}: unknown key(s) {', '.join(sorted(map(repr, extra)))}",
+                f"play {i + 1}: unknown key(s) {_cut(', '.join(sorted(map(repr, extra))))}",
                 field="trick",
             )
         if "seat" in t and not is_whole(t["seat"]):
-            raise NotationError(f"play {i + 1}: seat {t['seat']!r} is not a seat", field="trick")
+            raise NotationError(f"play {i + 1}: seat {shown_value(t['seat'])} is not a seat",
+                                field="trick")
         raw_value: Any = t.get("value")
         color: Any = t.get("color")
         play_seat = t.get("seat")
         if not is_whole(raw_value) or not 1 <= raw_value <= 9:
-            raise NotationError(f"play {i + 1}: bad value {raw_value!r}", field="trick")
+            raise NotationError(f"play {i + 1}: bad value {shown_value(raw_value)}", field="trick")
         value: int = raw_value
         if not isinstance(color, str) or len(color) != 1 or color.upper() not in COLOR_CHARS:
-            raise NotationError(f"play {i + 1}: bad color {color!r}", field="trick")
+            raise NotationError(f"play {i + 1}: bad color {shown_value(color)}", field="trick")
         if play_seat is not None and play_seat != (leader + i) % n:
             raise NotationError(
-                f"play {i + 1}: seat {play_seat!r} is not seat {(leader + i) % n}, next after the "
-                "leader",
+                f"play {i + 1}: seat {shown_value(play_seat)} is not seat {(leader + i) % n}, "
+                "next after the leader",
                 field="trick",
             )
         play = PLAYS[value][COLOR_CHARS.index(color.upper())]
         if "text" in t and t["text"] != play.text:
             raise NotationError(
-                f"play {i + 1}: text {t['text']!r} is not {play.text!r}", field="trick"
+                f"play {i + 1}: text {shown_value(t['text'])} is not {play.text!r}", field="trick"
             )
         trick.append(play)
     won = _list(d.get("tricks_won"), "tricks_won", n)
@@ -210,18 +230,42 @@ def _small_int(literal: str) -> int:
     return int(literal)
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json's object_pairs_hook: an object that gives a key twice is refused by name (the
+    last one won, silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise NotationError(f"key {shown_value(key)} given twice in one object",
+                                field=key if len(key) <= 40 else None)
+        out[key] = value
+    return out
+
+
+DECODER = json.JSONDecoder(parse_int=_small_int, object_pairs_hook=_no_duplicates)
+"""The JSON reader of positions: numbers of at most 30 digits, no key given twice."""
+
+
+def load_json(text: str) -> Any:
+    """The JSON value of ``text`` read by :data:`DECODER`; NotationError (with the column)
+    for text that is not JSON, or that gives a key twice."""
+    try:
+        return DECODER.decode(text)
+    except CatboxError:
+        raise
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge int literals
+        col = getattr(exc, "colno", None)
+        raise NotationError(f"not valid JSON: {getattr(exc, 'msg', exc)}", column=col) from None
+
+
 def position_from_json(text: str) -> Position:
     """Read the JSON text of a position."""
     if not isinstance(text, str):  # (None or a dict failed inside json with a TypeError)
         raise NotationError(f"position JSON is text, not {type(text).__name__}")
-    try:
-        data = json.loads(text, parse_int=_small_int)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge int literals
-        col = getattr(exc, "colno", None)
-        raise NotationError(f"not valid JSON: {getattr(exc, 'msg', exc)}", column=col) from None
+    data = load_json(text)
     try:
         return position_from_dict(data)
     except CatboxError:
         raise
     except (TypeError, ValueError, KeyError) as exc:  # defensive: never a raw traceback
-        raise PositionError(f"cannot read position: {exc}") from None
+        raise PositionError(f"cannot read position: {shown_value(str(exc))}") from None

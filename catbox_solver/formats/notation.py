@@ -12,37 +12,31 @@ column: :class:`NotationError` for text that cannot be read, :class:`PositionErr
 Position constructor) for a readable position that cannot arise in a round, and
 :class:`RulesetError` for an unknown ruleset.
 
-:func:`read_position` is what the CLI calls with a POSITION argument: notation, JSON text
-(starting with ``{``) or ``@FILE`` naming a file that holds either. :func:`read_positions`
-also reads a batch ``@FILE.jsonl``, one position per line. Files are only ever read as text.
+:func:`position_from_text` reads notation or JSON text (starting with ``{``). Reading
+never opens a file: :func:`catbox_solver.formats.files.load_positions` reads files and
+batches. An error that quotes the input cuts it short.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from catbox_solver.errors import CatboxError, NotationError, PositionError, RulesetError
-from catbox_solver.formats.files import read_limited
-from catbox_solver.formats.jsonform import position_from_json
-from catbox_solver.model.numbers import is_whole
+from catbox_solver.errors import NotationError, PositionError, RulesetError
+from catbox_solver.formats.jsonform import position_from_json, read_ruleset
+from catbox_solver.model.numbers import is_whole, shown_value
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, need_position
-from catbox_solver.model.rules import COLOR_CHARS, Ruleset
+from catbox_solver.model.rules import COLOR_CHARS, Ruleset, colors_text
 
 __all__ = [
-    "at_batch_line",
     "board_rows",
     "board_tokens",
-    "is_batch_argument",
     "parse_play",
     "plays_from_text",
     "position_from_notation",
     "position_from_text",
     "position_to_notation",
-    "read_position",
-    "read_positions",
 ]
 
 FIELD_SEP = "|"
@@ -59,8 +53,7 @@ _TOKEN_RE = re.compile(r"\S+")
 
 # ---- writing ---------------------------------------------------------------------------------
 def _colors_text(mask: int) -> str:
-    text = "".join(ch for i, ch in enumerate(COLOR_CHARS) if mask >> i & 1)
-    return text or EMPTY
+    return colors_text(mask) or EMPTY
 
 
 def _board_row(pos: Position, color: int) -> str:
@@ -134,7 +127,9 @@ def _split_fields(text: str) -> list[_Field]:
 
 def _number(tok: _Token, field: str, what: str) -> int:
     if not _NUMBER_RE.fullmatch(tok.text):
-        raise NotationError(f"{what} must be a number, not {tok.text!r}", field, tok.column)
+        raise NotationError(
+            f"{what} must be a number, not {shown_value(tok.text)}", field, tok.column
+        )
     return int(tok.text)
 
 
@@ -152,7 +147,9 @@ def _check_max_value(max_value: object) -> None:
     """The highest value in play is a whole number 1-9 (None raised TypeError, NaN let
     every value through)."""
     if not is_whole(max_value) or not 1 <= max_value <= 9:
-        raise NotationError(f"max_value is the highest value in play, 1-9, not {max_value!r}")
+        raise NotationError(
+            f"max_value is the highest value in play, 1-9, not {shown_value(max_value)}"
+        )
 
 
 def parse_play(text: str, max_value: int = 9, column: int | None = None) -> Play:
@@ -167,7 +164,8 @@ def parse_play(text: str, max_value: int = 9, column: int | None = None) -> Play
     m = _PLAY_RE.fullmatch(text.strip())
     if not m:
         raise NotationError(
-            f"a play is a value 1-{max_value} and a color r, b, y or g like '7r', not {text!r}",
+            f"a play is a value 1-{max_value} and a color r, b, y or g like '7r', not "
+            f"{shown_value(text)}",
             "play",
             column,
         )
@@ -198,7 +196,7 @@ def _parse_header(field: _Field) -> Ruleset:
     m = _PLAYERS_RE.fullmatch(tokens[0].text)
     if not m:
         raise NotationError(
-            f"player count must look like '4p', not {tokens[0].text!r}",
+            f"player count must look like '4p', not {shown_value(tokens[0].text)}",
             "players",
             tokens[0].column,
         )
@@ -209,7 +207,7 @@ def _parse_header(field: _Field) -> Ruleset:
         )
     spec = "".join(t.text for t in tokens[1:]) or "official"
     try:
-        return Ruleset.from_name(spec, players)  # (any case)
+        return read_ruleset(spec, players)  # (any case)
     except RulesetError as exc:
         column = tokens[1].column if len(tokens) > 1 else tokens[0].column
         raise RulesetError(f"{exc} (field 'ruleset', column {column})") from None
@@ -353,7 +351,7 @@ def board_rows(text: str) -> dict[str, str]:
     NotationError names the column in ``text``. The cells are checked by
     :func:`board_tokens`, which needs the round."""
     if not isinstance(text, str):
-        raise NotationError(f"a board is text like 'R:0.1.. B:..', not {text!r}")
+        raise NotationError(f"a board is text like 'R:0.1.. B:..', not {shown_value(text)}")
     return {
         COLOR_CHARS[color]: cells for color, cells, _ in _board_rows(_Field(text, 1), None)
     }
@@ -378,7 +376,7 @@ def _parse_hands(field: _Field, rules: Ruleset) -> list[list[int]]:
         for k, ch in enumerate(tok.text):
             if not ("1" <= ch <= "9" and int(ch) <= rules.values):
                 raise NotationError(
-                    f"bad card {ch!r} in hand {tok.text!r} (values 1-{rules.values}, or "
+                    f"bad card {ch!r} in hand {shown_value(tok.text)} (values 1-{rules.values}, or "
                     f"'{EMPTY}' for an empty hand)",
                     "hands",
                     tok.column + k,
@@ -398,7 +396,7 @@ def _parse_colors(field: _Field, rules: Ruleset) -> list[int]:
             for k, ch in enumerate(tok.text):
                 if ch not in "RBYGrbyg" or mask >> COLOR_CHARS.index(ch.upper()) & 1:
                     raise NotationError(
-                        f"bad or repeated color {ch!r} in {tok.text!r} (R, B, Y, G, or "
+                        f"bad or repeated color {ch!r} in {shown_value(tok.text)} (R, B, Y, G, or "
                         f"'{EMPTY}' for none)",
                         "colors",
                         tok.column + k,
@@ -433,7 +431,7 @@ def _parse_lead(field: _Field, rules: Ruleset) -> tuple[int, tuple[Play, ...]]:
             m = _PLAY_RE.fullmatch(tok.text)
             if not m:
                 raise NotationError(
-                    f"a play is a value and a color like '7r', not {tok.text!r}",
+                    f"a play is a value and a color like '7r', not {shown_value(tok.text)}",
                     "lead",
                     tok.column,
                 )
@@ -510,7 +508,8 @@ def position_from_notation(text: str) -> Position:
         label = head.split(":", 1)[0] if head.startswith("lead") else head
         if label not in LABELS:
             raise NotationError(
-                f"unknown field {tokens[0].text!r} (expected one of: {', '.join(LABELS)})",
+                f"unknown field {shown_value(tokens[0].text)} (expected one of: "
+                f"{', '.join(LABELS)})",
                 None,
                 tokens[0].column,
             )
@@ -538,87 +537,3 @@ def position_from_text(text: str) -> Position:
     if stripped.startswith("{"):
         return position_from_json(stripped)
     return position_from_notation(text)  # unstripped: columns match what was typed
-
-
-def _read_file(name: str) -> str:
-    if not name:
-        raise NotationError("'@' must be followed by a file name", "file", 2)
-    try:
-        return read_limited(name).decode("utf-8-sig")  # (a BOM, as some editors write, is not text)
-    except UnicodeDecodeError:
-        raise NotationError(f"file {name!r} is not UTF-8 text") from None
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise NotationError(f"cannot read file {name!r}: {reason}") from None
-    except ValueError as exc:  # e.g. a NUL character in the name
-        raise NotationError(f"cannot read file {name!r}: {exc}") from None
-
-
-def _is_batch(name: str) -> bool:
-    return name.lower().endswith(".jsonl")
-
-
-def is_batch_argument(arg: str) -> bool:
-    """Whether a POSITION argument names a batch file ``@FILE.jsonl``."""
-    return isinstance(arg, str) and arg.startswith("@") and _is_batch(arg[1:])
-
-
-def read_position(arg: str) -> Position:
-    """Read a POSITION argument: notation, JSON text, or ``@FILE`` holding either (a
-    ``.jsonl`` file must hold exactly one line)."""
-    if not isinstance(arg, str):
-        raise NotationError(f"a position is text, not {type(arg).__name__}")
-    if not arg.startswith("@"):
-        return position_from_text(arg)
-    name = arg[1:]
-    text = _read_file(name)
-    if _is_batch(name):
-        lines = text.splitlines()
-        if len(lines) != 1:
-            raise NotationError(
-                f"file {name!r} holds {len(lines)} lines; one position is needed here"
-            )
-        text = lines[0]
-    if not text.strip():
-        raise NotationError(f"file {name!r} is empty")
-    try:
-        return position_from_text(text)
-    except CatboxError as exc:
-        raise _with_prefix(exc, f"{name}: ") from None
-
-
-def _with_prefix(exc: CatboxError, prefix: str) -> CatboxError:
-    """The same error (same type and attributes) with ``prefix`` before its message."""
-    new = copy.copy(exc)
-    new.args = (prefix + str(exc),)
-    return new
-
-
-def at_batch_line(exc: CatboxError, arg: str, number: int) -> CatboxError:
-    """``exc`` as the error of line ``number`` of the batch ``arg`` (``@FILE.jsonl``): the
-    same error with the file and line before its message, so that a batch that goes on
-    past it still says where it was."""
-    return _with_prefix(exc, f"{arg[1:]} line {number}: ")
-
-
-def read_positions(arg: str) -> Iterator[Position | CatboxError]:
-    """Read a POSITION argument that may be a batch.
-
-    ``@FILE.jsonl`` gives one item per line, in order: the position, or the error that line
-    raised (its message starts with the line number) so that the batch can go on. Anything
-    else gives the single position of :func:`read_position`; its error is raised.
-    """
-    if not is_batch_argument(arg):
-        yield read_position(arg)
-        return
-    name = arg[1:]
-    text = _read_file(name)
-    if not text.strip():  # a batch with no line would answer nothing, silently
-        raise NotationError(f"file {name!r} holds no positions (one per line)")
-    for number, line in enumerate(text.splitlines(), start=1):
-        try:
-            if not line.strip():
-                raise NotationError("empty line")
-            yield position_from_text(line)
-        except CatboxError as exc:
-            yield at_batch_line(exc, arg, number)

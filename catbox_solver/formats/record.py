@@ -266,7 +266,7 @@ def write_record(record: GameRecord | GameResult) -> str:
             if not isinstance(name, str) or not name or "#" in name or any(
                 ch.isspace() for ch in name
             ):
-                raise RecordError(f"names: {name!r} is not one word without '#'")
+                raise RecordError(f"names: {shown(name)} is not one word without '#'")
         out.append("names " + " ".join(names))
     for r in record.rounds:
         out.append("")
@@ -336,7 +336,7 @@ def _seat_list(
 
 def _cards(text: str, what: str, line: int) -> tuple[int, ...]:
     if not _CARDS.fullmatch(text):
-        raise RecordSyntaxError(f"{what}: {text!r} is not a row of card values 1-9", line)
+        raise RecordSyntaxError(f"{what}: {shown(text)} is not a row of card values 1-9", line)
     return tuple(int(ch) for ch in text)
 
 
@@ -513,7 +513,7 @@ def read_record(text: str) -> GameRecord:
         if current is None:
             if key in SETUP_FIELDS or key in END_FIELDS or key == "trick":
                 raise RecordSyntaxError(f"'{key}' outside a round (a 'round N' line first)", number)
-            raise RecordSyntaxError(f"unknown line {key!r}", number)
+            raise RecordSyntaxError(f"unknown line {shown(key)}", number)
         rules_ = ruleset(number)
         n = rules_.players
         b = current
@@ -545,7 +545,7 @@ def read_record(text: str) -> GameRecord:
                 seat_text, sep, play_text = item.partition(":")
                 if not sep:
                     raise RecordSyntaxError(
-                        f"trick {got}: {item!r} is not seat:play like '2:7r'", number
+                        f"trick {got}: {shown(item)} is not seat:play like '2:7r'", number
                     )
                 what = f"trick {got}"
                 plays.append((_seat(seat_text, n, what, number), _play(play_text, what, number)))
@@ -573,7 +573,7 @@ def read_record(text: str) -> GameRecord:
             else:
                 b.scores = _seat_list(args, n, key, number)
             continue
-        raise RecordSyntaxError(f"unknown line {key!r}", number)
+        raise RecordSyntaxError(f"unknown line {shown(key)}", number)
     if current is not None:
         finish(current, len(text.splitlines()))
     if not rounds:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TypeGuard
 
-from catbox_solver.errors import SearchError
+from catbox_solver.errors import ArgumentError, ArgumentTypeError, SearchError, SearchTypeError
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}", re.ASCII)
 # a whole number in ASCII digits, of any length (too_many_digits says what is wrong)
@@ -88,34 +88,59 @@ def is_deadline(value: object) -> bool:
         return False
 
 
-def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
-    """``value`` if it is an int (not a bool) within [low, high], else a SearchError
-    naming ``what``: a float, NaN or a huge number passed to a solver was read as
-    something else (a loop never run, a deadline never reached)."""
+def check_int(
+    value: object, what: str, low: int | None = None, high: int | None = None,
+    error: type[ArgumentError] = ArgumentError,
+) -> int:
+    """``value`` if it is an int (not a bool) within [low, high]. Else an ArgumentError
+    naming ``what``, an ArgumentTypeError (also a TypeError) for a value that is no int
+    at all: a float, NaN or a huge number passed to a solver was read as something else (a
+    loop never run, a deadline never reached). ``error``: the class to raise (a solver
+    passes SearchError; its type error is then SearchTypeError)."""
     if not is_whole(value):
-        raise SearchError(f"{what} must be a whole number, not {value!r}")
+        kind = _type_error(error) if not is_number(value) else error
+        raise kind(f"{what} must be a whole number, not {shown_value(value)}", what)
     if (low is not None and value < low) or (high is not None and value > high):
         lo = "" if low is None else f" at least {low}"
         hi = "" if high is None else f" at most {high}"
-        raise SearchError(f"{what} must be{lo}{' and' if lo and hi else ''}{hi}, not {value}")
+        raise error(f"{what} must be{lo}{' and' if lo and hi else ''}{hi}, not {value}", what)
     return value
 
 
-def check_seconds(value: object, what: str = "timeout") -> float:
+def check_seconds(
+    value: object, what: str = "timeout", error: type[ArgumentError] = ArgumentError
+) -> float:
     """``value`` as a number of seconds, finite and not negative (0: give up at once),
-    else a SearchError: a NaN deadline is never reached (the search ran on for ever)."""
-    bad = SearchError(f"{what} must be a number of seconds, 0 or more, not {value!r}")
+    else an ArgumentError (``error``; ArgumentTypeError for no number at all): a NaN
+    deadline is never reached (the search ran on for ever)."""
+    message = f"{what} must be a number of seconds, 0 or more, not {shown_value(value)}"
     if not is_number(value):
-        raise bad
+        raise _type_error(error)(message, what)
     try:
         seconds = float(value)
     except OverflowError:  # an int beyond any float (10**400): OverflowError escaped
-        raise bad from None
+        raise error(message, what) from None
     if not math.isfinite(seconds) or seconds < 0:
-        raise bad
+        raise error(message, what)
     return seconds
 
 
+def _type_error(error: type[ArgumentError]) -> type[ArgumentError]:
+    """The TypeError twin of ``error``."""
+    return SearchTypeError if issubclass(error, SearchError) else ArgumentTypeError
+
+
+def shown_value(value: object, limit: int = 80) -> str:
+    """``value``'s repr for an error message, cut at ``limit`` characters with "..." (a
+    5000-character text was echoed whole); a whole number is never cut (its digits are
+    the message: "not 10**400" is counted, not quoted, by the callers that need it)."""
+    text = repr(value)
+    if is_whole(value) or len(text) <= limit:
+        return text
+    return text[:limit] + "..."
+
+
 __all__ = [
-    "check_int", "check_seconds", "counted", "is_deadline", "is_number", "is_whole", "whole_number",
+    "check_int", "check_seconds", "counted", "is_deadline", "is_number", "is_whole",
+    "shown_value", "whole_number",
 ]

@@ -10,22 +10,49 @@ sorted tuples of values. The rules live here and nowhere else.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from catbox_solver.errors import CatboxError, IllegalPlayError, NotationError, PositionError
+from catbox_solver.errors import (
+    ArgumentTypeError,
+    CatboxError,
+    IllegalPlayError,
+    NotationError,
+    PositionError,
+)
+from catbox_solver.model.board import board_mask as board_mask
+from catbox_solver.model.board import cell_bit as cell_bit
+from catbox_solver.model.board import cells_of as cells_of
+from catbox_solver.model.board import largest_group as largest_group
+from catbox_solver.model.board import red_row as red_row
 from catbox_solver.model.numbers import is_whole
-from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Ruleset
+from catbox_solver.model.rules import ALL_COLORS, COLOR_CHARS, RED, Color, Ruleset, colors_text
 
 PLAY_COLOR_CHARS = "rbyg"
 _set = object.__setattr__
 
 
-class Play(NamedTuple):
-    """Declaring value ``value`` from the hand as color ``color`` (0 red, 1 blue, 2 yellow,
-    3 green). Text form: ``7r``, ``3b``, ``5y``, ``2g``."""
-
+class _PlayFields(NamedTuple):
     value: int
-    color: int
+    color: Color
+
+
+class Play(_PlayFields):
+    """Declaring value ``value`` from the hand as color ``color`` (a :class:`Color`: 0 red,
+    1 blue, 2 yellow, 3 green). Text form: ``7r``, ``3b``, ``5y``, ``2g``; ``str(play)`` is
+    that text and ``repr(play)`` is ``Play('7r')``, which builds it, as :meth:`parse` does;
+    ``Play(value=7, color=0)`` too (a color 0-3 becomes a Color)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: int | str, color: int | None = None) -> Play:
+        if color is None:  # Play('7r'), as repr shows it
+            if not isinstance(value, str):
+                raise NotationError(f"a play is Play('7r') or Play(7, 0), not Play({value!r})")
+            return Play.parse(value)
+        if is_whole(color) and 0 <= color <= 3:
+            color = _COLORS[color]
+        # (any other color is kept as given, to be refused where it is used: .text)
+        return super().__new__(cls, value, color)  # type: ignore[arg-type]
 
     @property
     def text(self) -> str:
@@ -34,11 +61,18 @@ class Play(NamedTuple):
         play (``Play(12, 1)`` as "12b", ``Play(3, -1)`` as "3g")."""
         v, c = self.value, self.color
         if not (is_whole(v) and is_whole(c) and 1 <= v <= 9 and 0 <= c <= 3):
-            raise NotationError(f"no play has value {v!r} and color {c!r} (1-9, 0-3)")
+            raise NotationError(f"no play has value {v!r} and color {_plain(c)!r} (1-9, 0-3)")
         return f"{v}{PLAY_COLOR_CHARS[c]}"
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        """``Play('7r')``; a Play that is no card shows its fields."""
+        try:
+            return f"Play({self.text!r})"
+        except NotationError:
+            return f"Play(value={self.value!r}, color={_plain(self.color)!r})"
 
     @property
     def cell(self) -> int:
@@ -54,13 +88,29 @@ class Play(NamedTuple):
             raise NotationError(f"the highest value must be 1-9, not {max_value!r}")
         s = text.strip()
         if len(s) != 2:
-            raise NotationError(f"a play is a value and a color like '7r', not {text!r}")
+            raise NotationError(f"a play is a value and a color like '7r', not {_cut(text)}")
         if s[0] not in "123456789" or int(s[0]) > max_value:
-            raise NotationError(f"bad value {s[0]!r} in play {text!r} (1-{max_value})", column=1)
+            raise NotationError(f"bad value {s[0]!r} in play {_cut(text)} (1-{max_value})",
+                                column=1)
         color = PLAY_COLOR_CHARS.find(s[1].lower())
         if color < 0:
-            raise NotationError(f"bad color {s[1]!r} in play {text!r} (r, b, y, g)", column=2)
+            raise NotationError(f"bad color {s[1]!r} in play {_cut(text)} (r, b, y, g)",
+                                column=2)
         return PLAYS[int(s[0])][color]
+
+
+_COLORS: tuple[Color, ...] = tuple(Color)
+
+
+def _plain(color: object) -> object:
+    """A color as an error message shows it: a Color as its number."""
+    return int(color) if isinstance(color, Color) else color
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """``text`` quoted for an error message, cut at ``limit`` characters with "...": an
+    error never echoes a huge input whole."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 # interned plays: PLAYS[v][c]; PLAYS_BY_MASK[v][mask] = the plays of value v in the colors
@@ -72,53 +122,6 @@ PLAYS_BY_MASK: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[v][c] for c in range(4) if mask >> c & 1) for mask in range(16))
     for v in range(10)
 )
-
-
-def cell_bit(value: int, color: int) -> int:
-    """The mask of cell (color, value)."""
-    return 1 << ((value - 1) * 4 + color)
-
-
-def red_row(values: int) -> int:
-    """Mask of the red cells of values 1..values."""
-    return sum(1 << (4 * i) for i in range(values))
-
-
-def board_mask(values: int) -> int:
-    return (1 << (4 * values)) - 1
-
-
-def cells_of(mask: int) -> Iterable[tuple[int, int]]:
-    """The (color, value) cells of a board mask."""
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        yield i & 3, (i >> 2) + 1
-        mask ^= low
-
-
-def largest_group(mask: int, row_order: str = "RBYG", diagonal: bool = False) -> int:
-    """Size of the largest group of cells in ``mask`` connected orthogonally (or also
-    diagonally), on a board whose rows top to bottom are ``row_order``."""
-    row_of = {COLOR_CHARS.index(ch): r for r, ch in enumerate(row_order)}
-    cells = {(row_of[c], v) for c, v in cells_of(mask)}
-    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-    if diagonal:
-        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-    best = 0
-    while cells:
-        stack = [cells.pop()]
-        size = 0
-        while stack:
-            r, v = stack.pop()
-            size += 1
-            for dr, dv in steps:
-                nb = (r + dr, v + dv)
-                if nb in cells:
-                    cells.remove(nb)
-                    stack.append(nb)
-        best = max(best, size)
-    return best
 
 
 def trick_winner_index(trick: Sequence[Play]) -> int:
@@ -400,8 +403,11 @@ class Position:
             raise PositionError(f"no cell of value {value!r} and color {color!r} on this board")
 
     def _check_seat(self, seat: int) -> None:
-        """A seat of this round, else PositionError (-1 answered for the last seat)."""
-        if not is_whole(seat) or not 0 <= seat < self.rules.players:
+        """A seat of this round, else PositionError (-1 answered for the last seat), or an
+        ArgumentTypeError for no whole number at all (the text "0" read as out of range)."""
+        if not is_whole(seat):
+            raise ArgumentTypeError(f"a seat is a whole number, not {seat!r}", "seat")
+        if not 0 <= seat < self.rules.players:
             raise PositionError(f"seat {seat!r} outside 0-{self.rules.players - 1}")
 
     def is_legal(self, play: Play | str) -> bool:
@@ -589,6 +595,36 @@ class Position:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Position is immutable: cannot delete {name}")
 
+    # ---- text forms (display hooks: the formats and render modules load when first used) ----
+    @classmethod
+    def from_notation(cls, text: str) -> Position:
+        """Read the one-line notation (docs/notation.md). Raises NotationError naming the
+        field and column, RulesetError or PositionError."""
+        from catbox_solver.formats.notation import position_from_notation
+
+        return position_from_notation(text)
+
+    def notation(self) -> str:
+        """The canonical one-line notation: ``Position.from_notation(pos.notation()) == pos``."""
+        from catbox_solver.formats.notation import position_to_notation
+
+        return position_to_notation(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any] | str) -> Position:
+        """Read the catbox-position/1 JSON form: the object (a dict, as :meth:`to_json`
+        gives it) or its JSON text."""
+        from catbox_solver.formats.jsonform import position_from_dict, position_from_json
+
+        return position_from_json(obj) if isinstance(obj, str) else position_from_dict(obj)
+
+    def to_json(self) -> dict[str, Any]:
+        """The catbox-position/1 object (``json.dumps`` writes it):
+        ``Position.from_json(pos.to_json()) == pos``."""
+        from catbox_solver.formats.jsonform import position_to_dict
+
+        return position_to_dict(self)
+
     def _repr_svg_(self) -> str:
         """The research board, hands and trick as SVG (Jupyter shows it, as python-chess
         does for boards)."""
@@ -597,12 +633,18 @@ class Position:
         return position_svg(self)
 
     def __repr__(self) -> str:
+        """``Position('4p official | ...')``: the notation, which reads back (a position
+        built unchecked that the notation cannot write shows its fields)."""
         try:
-            from catbox_solver.formats.notation import position_to_notation
-
-            return f"Position({position_to_notation(self)!r})"
-        except Exception:  # pragma: no cover - notation module not available
+            return f"Position({self.notation()!r})"
+        except CatboxError:
             return f"Position({self.key()!r})"
+
+    def __str__(self) -> str:
+        """The board, hands, colors and trick as text (as ``catbox show`` prints them)."""
+        from catbox_solver.render.text import render_text
+
+        return render_text(self)
 
     # ---- validation ----------------------------------------------------------------------
     def validate(self) -> None:
@@ -677,8 +719,6 @@ def _check_first_trick(pos: Position) -> None:
     position, every play legal, the trick won by the seat that leads now and every seat's
     colors as they are now. (An impossible first trick was accepted: seat 0 credited with
     1b 2b 3b 4b, a red lead at trick 1, a color lost by a seat that followed suit.)"""
-    from catbox_solver.formats.jsonform import colors_text
-
     rules = pos.rules
     n = rules.players
     now = {(pos.leader + i) % n: pl for i, pl in enumerate(pos.trick)}
@@ -686,7 +726,7 @@ def _check_first_trick(pos: Position) -> None:
     for seat in range(n):
         here = 1 << now[seat].cell if seat in now else 0
         ((color, value),) = cells_of(pos.owners[seat] & ~here)
-        first.append(Play(value, color))
+        first.append(PLAYS[value][color])
     hands = [
         sorted([*pos.hands[s], first[s].value, *([now[s].value] if s in now else [])])
         for s in range(n)

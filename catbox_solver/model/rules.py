@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from enum import IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -16,12 +17,28 @@ from catbox_solver.model.numbers import is_whole
 
 COLOR_CHARS: Final = "RBYG"
 """Colors by index: 0 red (trump), 1 blue, 2 yellow, 3 green."""
-RED: Final = 0
-BLUE: Final = 1
-YELLOW: Final = 2
-GREEN: Final = 3
+
+
+class Color(IntEnum):
+    """A color of the research board: an int (a bit index, a row) with a name."""
+
+    RED = 0
+    BLUE = 1
+    YELLOW = 2
+    GREEN = 3
+
+
+RED: Final = Color.RED
+BLUE: Final = Color.BLUE
+YELLOW: Final = Color.YELLOW
+GREEN: Final = Color.GREEN
 ALL_COLORS: Final = 0b1111
 COLOR_NAMES: Final = ("red", "blue", "yellow", "green")
+
+
+def colors_text(mask: int) -> str:
+    """The colors of a 4-bit mask as letters, red first: ``RBG`` ('' for none)."""
+    return "".join(ch for i, ch in enumerate(COLOR_CHARS) if mask >> i & 1)
 
 # switch name -> allowed values, official first
 SWITCHES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
