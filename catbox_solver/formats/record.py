@@ -15,7 +15,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from catbox_solver.errors import CatboxError, RecordError
-from catbox_solver.games.game import GameResult, RoundResult
 from catbox_solver.model.numbers import (
     is_stored_whole,
     is_whole,
@@ -24,6 +23,7 @@ from catbox_solver.model.numbers import (
     whole_number,
 )
 from catbox_solver.model.position import PLAYS, Play, cells_of
+from catbox_solver.model.results import GameResult, RoundResult
 from catbox_solver.model.rules import Ruleset
 
 _CARDS = re.compile(r"[1-9]+", re.ASCII)  # a row of card values like 1123

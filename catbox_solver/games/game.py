@@ -12,13 +12,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from catbox_solver.errors import CatboxError, IllegalPlayError
 from catbox_solver.games.bots import Bot, PlayerView, random_bots, round_bots
 from catbox_solver.model.deal import Deal, deal
 from catbox_solver.model.numbers import is_stored_whole, is_whole, shown
 from catbox_solver.model.position import Play, Position, trick_winner_index
+from catbox_solver.model.results import GameResult as GameResult  # (re-exported)
+from catbox_solver.model.results import RoundResult as RoundResult  # (re-exported)
 from catbox_solver.model.rules import RED, Ruleset
 
 EVENTS: dict[str, str] = {
@@ -38,40 +40,6 @@ Observer = Callable[[str, Mapping[str, object]], None]
 ('start', {...}) at the first lead, ('play', {...}),
 ('trick', {...}), ('paradox', {...}), and at the end ('round', {'result': RoundResult}),
 the only report holding hidden cards (the round is over then)."""
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """A finished round: the deal, discards, 2-player revealed cards, predictions, every play
-    as (seat, Play) in order, the paradox if any, tricks, scores, the final Position and the
-    rule events counted."""
-
-    rules: Ruleset
-    number: int
-    start: int
-    deal: Deal
-    discards: tuple[int, ...]
-    revealed: tuple[int, ...]
-    predictions: tuple[int, ...] | None
-    plays: tuple[tuple[int, Play], ...]
-    paradox_by: int | None
-    paradox_trick: int | None
-    tricks_won: tuple[int, ...]
-    scores: tuple[int, ...]
-    final: Position
-    events: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """A finished game: its rounds, each seat's total and the winner(s)."""
-
-    rules: Ruleset
-    seed: int | None
-    first_start: int
-    rounds: tuple[RoundResult, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 def game_winners(totals: Sequence[int], final_round: Sequence[int]) -> tuple[int, ...]:
