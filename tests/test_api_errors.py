@@ -229,7 +229,11 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("owner_of -1", lambda: POS.owner_of(-1, 0), "no cell of value -1 and color 0"),
     ("dd_table jobs 1.5", lambda: dd_table(POS, jobs=1.5),  # type: ignore[arg-type]
      "jobs must be 0 (one per core) or 1 to 64, not 1.5"),
-    ("solve hero True", lambda: solve(POS, True, "paradox"), "hero seat True outside 0-3"),
+    ("solve hero True", lambda: solve(POS, True, "paradox"),
+     "hero seat must be a whole number, not True"),
+    ("solve hero text", lambda: solve(POS, "0", "paradox"),  # type: ignore[arg-type]
+     "hero seat must be a whole number, not '0'"),
+    ("solve hero 4", lambda: solve(POS, 4, "paradox"), "hero seat 4 outside 0-3"),
     ("solve no position", lambda: solve(None, 0, "paradox"),  # type: ignore[arg-type]
      "a position is needed, not NoneType"),
     ("progress not callable", lambda: solve(POS, 0, "paradox", progress=5),  # type: ignore[arg-type]
@@ -473,3 +477,10 @@ def test_a_search_out_of_time_raises_its_public_exception() -> None:
     with pytest.raises(OutOfTime):
         Search(POS, 0, deadline=0.0).exact("tricks")
     assert solve(POS, 0, "tricks", timeout=0.0).value is None
+
+
+def test_a_hero_given_as_text_is_a_type_error() -> None:
+    """``hero="0"`` is a wrong type, not a seat out of range: a TypeError (and a
+    CatboxError, so the CLI's one-line errors still catch it)."""
+    with pytest.raises(TypeError, match=r"^hero seat must be a whole number, not '0'$"):
+        solve(POS, "0", "paradox")  # type: ignore[arg-type]
