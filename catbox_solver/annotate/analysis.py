@@ -444,6 +444,9 @@ def analyse_game(
     seed: int = 0,
     jobs: int = 1,
     progress: Progress | None = None,
+    *,
+    rounds: Sequence[int] | None = None,
+    tricks: tuple[int, int] | None = None,
 ) -> Analysis:
     """Judge every play of ``record`` for ``question`` (see the module's docstring).
 
@@ -452,8 +455,11 @@ def analyse_game(
     its proven range. ``hidden``: add the single-dummy verdict (``samples`` deals drawn
     from ``seed`` when there are more deals than that, else each once, exactly).
     ``jobs``: how many plays to judge at once, each in a thread (0: one per core); the
-    analysis is the same. ``progress(done, total, what)`` after each play. Ctrl-C
-    raises :class:`AnalysisInterrupted` with the plays judged by then."""
+    analysis is the same. ``progress(done, total, what)`` after each play. ``rounds``:
+    judge only the plays of these rounds (numbered from 1); ``tricks`` (first, last):
+    only those of these tricks of each round (the end of a round is quick to judge, its
+    first lead the slowest). Ctrl-C raises :class:`AnalysisInterrupted` with the plays
+    judged by then."""
     if not isinstance(record, GameRecord):
         raise SearchError(f"a GameRecord is needed, not {type(record).__name__}")
     if question not in QUESTIONS:
@@ -465,7 +471,17 @@ def analyse_game(
     jobs = check_jobs(jobs)
     started = time.perf_counter()
     verdict = verify(record)
-    steps = replay(record, verdict)
+    if rounds is not None:
+        for r in rounds:
+            check_int(r, "round", 1)
+    if tricks is not None:
+        if not (isinstance(tricks, tuple) and len(tricks) == 2):
+            raise SearchError(f"tricks is a (first, last) pair, not {tricks!r}")
+        for t in tricks:
+            check_int(t, "trick", 1)
+    steps = [s for s in replay(record, verdict)
+             if (rounds is None or s.round in rounds)
+             and (tricks is None or tricks[0] <= s.trick <= tricks[1])]
     notes: dict[int, PlayNote] = {}
     lock = threading.Lock()
 

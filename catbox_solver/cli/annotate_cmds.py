@@ -40,8 +40,9 @@ from catbox_solver.cli.common import (
 )
 from catbox_solver.cli.puzzle_group import puzzle
 from catbox_solver.cli.solve_cmds import jobs_option
-from catbox_solver.errors import RecordError
+from catbox_solver.errors import RecordError, SearchError
 from catbox_solver.model.files import read_limited, write_whole
+from catbox_solver.model.numbers import whole_number
 from catbox_solver.model.record import GameRecord, read_record, write_record
 from catbox_solver.puzzles import PuzzleError, puzzle_to_toml
 
@@ -93,14 +94,27 @@ def _progress(quiet: bool) -> Iterator[Report | None]:
             click.echo(err=True)
 
 
+def _tricks(text: str | None) -> tuple[int, int] | None:
+    """--tricks A-B (or one trick A) as (A, B); a SearchError (exit 2) otherwise."""
+    if text is None:
+        return None
+    first, _, last = text.partition("-")
+    a, b = whole_number(first.strip()), whole_number((last or first).strip())
+    if a is None or b is None or not 1 <= a <= b:
+        raise SearchError(f"--tricks {text!r}: a trick number or a range like 6-8")
+    return a, b
+
+
 def _analyse(record: GameRecord, question: str, hidden: bool, samples: int, seed: int,
-             timeout: float | None, jobs: int, quiet: bool) -> tuple[Analysis, bool]:
+             timeout: float | None, jobs: int, quiet: bool, rounds: tuple[int, ...],
+             tricks: str | None) -> tuple[Analysis, bool]:
     """The analysis, and whether Ctrl-C cut it short."""
+    span = _tricks(tricks)
     ready_search(quiet)
     with _progress(quiet) as report:
         try:
             return analyse_game(record, question, timeout, hidden, samples, seed, jobs,
-                                report), False
+                                report, rounds=rounds or None, tricks=span), False
         except AnalysisInterrupted as e:
             assert isinstance(e.partial, Analysis)
             return e.partial, True
@@ -110,6 +124,12 @@ _question = click.option(
     "--question", type=click.Choice(QUESTIONS), default="paradox", show_default=True,
     help="paradox: can the mover be sure never to cause a paradox; tricks: its guaranteed "
     "trick points; score: its guaranteed round score.")
+_rounds = click.option(
+    "--round", "rounds", type=WholeRange(1, 5), multiple=True,
+    help="Judge only the plays of round N (repeat for several; default: every round).")
+_span = click.option(
+    "--tricks", default=None,
+    help="Judge only the plays of these tricks of each round: 6-8, or one trick: 7.")
 _timeout = click.option(
     "--timeout-per-play", "timeout", type=Seconds(), default=60.0, show_default=True,
     help="Seconds for each search of a play; a value still open is unknown, with the "
@@ -128,6 +148,8 @@ _timeout = click.option(
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="With --hidden: the seed of the deals drawn.")
 @_timeout
+@_rounds
+@_span
 @jobs_option("plays", "The analysis is the same.")
 @click.option("--html", "html_file", type=GivenPath(dir_okay=False), default=None,
               help="Write a self-contained HTML page of the analysis to FILE.")
@@ -138,7 +160,8 @@ _timeout = click.option(
 @json_option
 @quiet_option
 def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, seed: int,
-                 timeout: float | None, jobs: int, html_file: str | None,
+                 timeout: float | None, rounds: tuple[int, ...], tricks: str | None,
+                 jobs: int, html_file: str | None,
                  annotated_file: str | None, brief: bool, as_json: bool, quiet: bool) -> None:
     """Judge every play of a game record with the exact search.
 
@@ -162,10 +185,12 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
       catbox annotate docs/games/3p-seed5.txt --question tricks --timeout-per-play 10 --json
       catbox annotate docs/games/3p-seed5.txt --html analysis.html --annotated notes.txt --brief
       catbox annotate docs/games/3p-seed5.txt --hidden --samples 20 --jobs 0
+      catbox annotate docs/games/3p-seed5.txt --round 2 --tricks 4-8   # one round's end
       catbox play --players 4 --seed 7 --record game.txt   # then: catbox annotate game.txt
     """
     record = _read(record_file)
-    analysis, cut = _analyse(record, question, hidden, samples, seed, timeout, jobs, quiet)
+    analysis, cut = _analyse(record, question, hidden, samples, seed, timeout, jobs, quiet,
+                             rounds, tricks)
     if as_json:
         echo_json(analysis.to_json())
     else:
@@ -190,6 +215,8 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
               help="Directory for the puzzle files (created if needed).")
 @_question
 @_timeout
+@_rounds
+@_span
 @click.option("--prefix", default="game", show_default=True,
               help="The start of each puzzle's id (lower-case letters, digits, '-').")
 @click.option("--unique-only", is_flag=True, help="Only blunders with one right play.")
@@ -197,8 +224,8 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
 @json_option
 @quiet_option
 def from_game_cmd(record_file: str, out: Path, question: str, timeout: float | None,
-                  prefix: str, unique_only: bool, jobs: int, as_json: bool,
-                  quiet: bool) -> None:
+                  rounds: tuple[int, ...], tricks: str | None, prefix: str,
+                  unique_only: bool, jobs: int, as_json: bool, quiet: bool) -> None:
     """Turn each blunder of a played game into a puzzle file, checked by the solver.
 
     The game is analysed as by catbox annotate; each blunder whose values are all known
@@ -218,7 +245,8 @@ def from_game_cmd(record_file: str, out: Path, question: str, timeout: float | N
     if out.exists() and not out.is_dir():
         raise PuzzleError(f"{out}: --out must be a directory")
     record = _read(record_file)
-    analysis, cut = _analyse(record, question, False, 1, 0, timeout, jobs, quiet)
+    analysis, cut = _analyse(record, question, False, 1, 0, timeout, jobs, quiet, rounds,
+                             tricks)
     made = puzzles_from_game(analysis, prefix, timeout, unique_only)
     try:
         out.mkdir(parents=True, exist_ok=True)
