@@ -52,10 +52,10 @@ def test_a_comment_with_a_line_break_is_refused() -> None:
     with pytest.raises(RecordError, match="one-line texts"):
         replace(record.rounds[0], comments={"deal": ("form\x0cfeed",)})
     with pytest.raises(RecordError, match="map a field"):
-        replace(record, comments=["not a mapping"])
+        replace(record, comments=["not a mapping"])  # type: ignore[arg-type]
 
 
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12).filter(
+TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=12).filter(
     lambda t: t.splitlines() in ([], [t])
 )
 
