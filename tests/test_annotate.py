@@ -283,6 +283,23 @@ def test_ctrl_c_prints_what_was_analysed(game_file: Path,
         analysed(3, 10, "paradox").notes[:3], data["plays"], strict=True)]
 
 
+def test_progress_on_a_terminal_counts_the_plays(game_file: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from catbox_solver.cli import annotate_cmds
+
+    monkeypatch.setattr(annotate_cmds, "show_progress", lambda quiet: not quiet)
+    code, out, err = run("annotate", str(game_file), "--tricks", "6-8", "--json")
+    assert code == 0
+    total = len(analysed(3, 10, "paradox").notes)
+    steps = [s.strip() for s in err.split("\r") if s.strip()]
+    assert [s.split(" plays done")[0] for s in steps] == [
+        f"annotating: {i}/{total}" for i in range(1, total + 1)]
+    assert "left; last round " in steps[0] and err.endswith("\n")
+    assert json.loads(out)["summary"]["analysed"] == total
+    code, _, err = run("annotate", str(game_file), "--tricks", "6-8", "--json", "--quiet")
+    assert (code, err) == (0, "")
+
+
 def test_the_annotated_record_is_a_valid_record_with_the_marks(tmp_path: Path,
                                                                game_file: Path) -> None:
     target = tmp_path / "annotated.txt"
