@@ -42,10 +42,14 @@ from catbox_solver.model.referee import Verdict, verify
 from catbox_solver.search.dd import (
     Answer,
     Interrupted,
+    OutOfTime,
     PlayResult,
+    Search,
     StopSignal,
     check_jobs,
+    deadline_after,
     run_in_threads,
+    search_clock,
     solve,
 )
 from catbox_solver.search.hidden import single_dummy
@@ -371,12 +375,35 @@ def replay(record: GameRecord, verdict: Verdict | None = None) -> list[Step]:
 
 
 # ---- judging one play ---------------------------------------------------------------------
-def _best_line(pos: Position, hero: int, question: str, timeout: float | None,
-               stop: StopSignal | None) -> tuple[Play, ...]:
-    """A best line of play from ``pos`` for ``hero`` (as far as the time allows)."""
-    if pos.is_over:
-        return ()
-    return solve(pos, hero, question, timeout, stop=stop).pv
+def _line_after(
+    pos: Position, play: Play, hero: int, question: str, value: bool | int,
+    timeout: float | None, stop: StopSignal | None,
+) -> tuple[Play, ...]:
+    """``play`` and a best line of play after it, the value after it being ``value``
+    (what refutes a losing play): one step at a time, each the first play in search
+    order that keeps the value (Search.principal_variation), far cheaper than solving
+    every reply. Out of time: the line as far as it was found."""
+    line = [play]
+    if pos.after(play).is_over:
+        return (play,)
+    search = Search(pos, hero, deadline_after(timeout, search_clock()))
+    search.st.push(play)
+    if stop is not None:
+        stop._add([search])  # (a StopSignal's searches: stopped with it)
+    try:
+        with ctrl_c_stops(search.stop) as guard:
+            if guard.active:
+                search.watch()
+            try:
+                search.principal_variation(question, value, line)
+            except OutOfTime:
+                pass
+    finally:
+        if stop is not None:
+            stop._drop([search])
+    if guard.hit:
+        raise Interrupted(None)
+    return tuple(line)
 
 
 def judge_step(
@@ -401,8 +428,8 @@ def judge_step(
     if answer.value is not None:
         best = tuple(r.play for r in answer.plays if r.result == answer.value)
     line: tuple[Play, ...] = ()
-    if mark in LOSING or mark == "unknown":
-        line = (step.play, *_best_line(pos.after(step.play), hero, question, timeout, stop))
+    if mark in LOSING and played.result is not None:
+        line = _line_after(pos, step.play, hero, question, played.result, timeout, stop)
     hidden_note = None
     if hidden and len(answer.plays) > 1:
         hidden_note = _hidden(step, question, samples, seed, timeout)
