@@ -94,7 +94,7 @@ def _mistake(a: Analysis, n: PlayNote) -> str:
         f"<figure>{position_svg(n.position, hero=n.seat)}</figure>",
         f'<p class="verdict">{escape(verdict_text(q, n))}</p>',
     ]
-    if n.better:
+    if n.better and n.best:
         parts.append(f'<p>Better: <strong>{escape(" ".join(p.text for p in n.best))}</strong> '
                      f'({escape(value_text(q, n.value_best, n.bounds_best))}): '
                      f'<span class="line better">{escape(line_text(n.position, n.better))}'

@@ -105,7 +105,7 @@ def analysis_text(a: Analysis, every_play: bool = True) -> str:
         lines.append(note_text(a.question, n))
         if n.mark in LOSING and n.line:
             lines.append(f"  after it: {line_text(n.position, n.line)}")
-        if n.mark in LOSING and n.better:
+        if n.mark in LOSING and n.better and n.best:
             lines.append(f"  better: {line_text(n.position, n.better)}")
         hidden = _hidden_text(a.question, n)
         if hidden is not None:
