@@ -5,12 +5,14 @@ Run: ``python bench/bench_annotate.py [--players 3,4,5] [--seeds 0,1,2]
 and seed a game of seeded random bots (``play_game(Ruleset(players=n), seed)``: random
 bots choose among the legal plays at random, so most rounds end early in a paradox) is
 annotated whole for each question, ``timeout-per-play`` seconds for each search of a
-play; printed per game: the plays judged, the seconds in all, the slowest play, and the
-plays left unknown by the time limit; then per player count and question the median and
-the largest seconds per game. The goal: a 4-player game with the paradox question in
-under a minute, every play decided. There is no rule-of-thumb bot in the library (only
-``RandomBot``), so only random bots' games are measured. One core (run it under
-``taskset -c 1``), the compiled engine, warmed up first.
+play. Printed per game: the plays judged, the seconds in all (wall clock, and the
+process's CPU seconds: on a machine shared with other work the wall clock counts the
+waits too, the CPU seconds only the work, close to the wall clock on an idle core), the
+slowest play, and the plays left unknown by the time limit; then per player count and
+question the median and the largest seconds per game. The goal: a 4-player game with
+the paradox question in under a minute, every play decided. There is no rule-of-thumb
+bot in the library (only ``RandomBot``), so only random bots' games are measured. One
+core (run it under ``taskset -c 1``), the compiled engine, warmed up first.
 """
 
 from __future__ import annotations
@@ -69,25 +71,29 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     warm_up()
     print(f"{'players':>7} {'seed':>4} {'question':>8} {'plays':>5} {'seconds':>8} "
-          f"{'slowest':>7} {'unknown':>7}")
+          f"{'cpu s':>7} {'slowest':>7} {'unknown':>7}")
     totals: dict[tuple[int, str], list[float]] = {}
+    cpus: dict[tuple[int, str], list[float]] = {}
     for n in args.player_counts:
         for seed in args.seed_list:
             record = read_record(write_record(play_game(Ruleset(players=n), seed=seed)))
             for q in args.question_list:
-                begun = time.perf_counter()
+                begun, cpu = time.perf_counter(), time.process_time()
                 a = analyse_game(record, q, args.timeout_per_play, jobs=args.jobs)
-                spent = time.perf_counter() - begun
+                spent, cpu = time.perf_counter() - begun, time.process_time() - cpu
                 slowest = max((note.seconds for note in a.notes), default=0.0)
                 open_ = sum(note.open for note in a.notes)
                 totals.setdefault((n, q), []).append(spent)
+                cpus.setdefault((n, q), []).append(cpu)
                 print(f"{n:>7} {seed:>4} {q:>8} {len(a.notes):>5} {spent:>8.1f} "
-                      f"{slowest:>7.1f} {open_:>7}", flush=True)
+                      f"{cpu:>7.1f} {slowest:>7.1f} {open_:>7}", flush=True)
     print()
-    print(f"{'players':>7} {'question':>8} {'games':>5} {'median s':>8} {'max s':>7}")
+    print(f"{'players':>7} {'question':>8} {'games':>5} {'median s':>8} {'max s':>7} "
+          f"{'median cpu s':>12} {'max cpu s':>9}")
     for (n, q), times in totals.items():
+        used = cpus[n, q]
         print(f"{n:>7} {q:>8} {len(times):>5} {statistics.median(times):>8.1f} "
-              f"{max(times):>7.1f}")
+              f"{max(times):>7.1f} {statistics.median(used):>12.1f} {max(used):>9.1f}")
 
 
 if __name__ == "__main__":
