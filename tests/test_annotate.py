@@ -426,3 +426,28 @@ def test_the_page_in_a_headless_browser(driver: Any, tmp_path: Path) -> None:  #
         assert all(f.is_displayed() for f in by_css(driver, "figure"))
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+# ---- the bench script's arguments ---------------------------------------------------------
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "6"], "--players: 6 is not 2 to 5"),
+    (["--seeds", "a,b"], "--seeds 'a,b': numbers separated by commas"),
+    (["--questions", "table"], "--questions: 'table' is not one of paradox, tricks, score"),
+    (["--timeout-per-play", "0"], "--timeout-per-play 0.0: more than 0, at most 3600"),
+])
+def test_bench_annotate_checks_its_arguments_first(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_annotate.py"
+    spec = importlib.util.spec_from_file_location("bench_annotate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(SystemExit) as exc:
+        module.parse_args(argv)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
+    good = module.parse_args(["--players", "3,4", "--seeds", "0", "--questions", "tricks"])
+    assert (good.player_counts, good.seed_list, good.question_list) == ([3, 4], [0], ["tricks"])
