@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from catbox_solver.errors import CatboxError, RecordError
 from catbox_solver.model.numbers import (
@@ -60,6 +60,9 @@ class RoundRecord:
     won: tuple[int, ...] | None = None
     scores: tuple[int, ...] | None = None
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    comments: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """Comment lines kept with the round: each field ('round', 'deal', 'trick 3', ...)
+    maps to the texts (after '#') of the comments that follow its line."""
 
     @property
     def plays(self) -> tuple[tuple[int, Play], ...]:
@@ -86,6 +89,10 @@ class GameRecord:
     totals: tuple[int, ...] | None = None
     winners: tuple[int, ...] | None = None
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    comments: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """Comment lines kept outside the rounds: '' those before the first line,
+    'catbox-record', 'players', 'ruleset', 'seed', 'names', 'totals' and 'winners' those
+    that follow that line."""
 
     def __post_init__(self) -> None:
         _shape_game(self)
@@ -113,6 +120,22 @@ def _play_of(value: object, what: str) -> Play:
 
 def _optional(value: object, what: str) -> tuple[int, ...] | None:
     return None if value is None else _ints_of(value, what)
+
+
+def _comments_of(value: object, what: str) -> dict[str, tuple[str, ...]]:
+    """Comments as a dict of field name to texts, each one line (a line break in a
+    comment would write a line the reader takes for a field)."""
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{what} map a field to its comment texts, not {value!r}")
+    out: dict[str, tuple[str, ...]] = {}
+    for key, texts in value.items():
+        if not isinstance(key, str) or not isinstance(texts, (tuple, list)) or not all(
+            isinstance(t, str) and t.splitlines() in ([], [t]) for t in texts
+        ):
+            raise RecordError(f"{what} map a field name to one-line texts, not {key!r}: "
+                              f"{texts!r}")
+        out[key] = tuple(texts)
+    return out
 
 
 def _shape_round(r: RoundRecord) -> None:
@@ -153,6 +176,7 @@ def _shape_round(r: RoundRecord) -> None:
     put("tricks", tuple(tricks))
     if not isinstance(r.lines, Mapping):
         raise RecordError(f"{where} lines is a mapping of field to line number, not {r.lines!r}")
+    put("comments", _comments_of(r.comments, f"{where} comments"))
 
 
 def _shape_game(g: GameRecord) -> None:
@@ -180,6 +204,7 @@ def _shape_game(g: GameRecord) -> None:
         object.__setattr__(g, name, _optional(getattr(g, name), f"the game's {name}"))
     if not isinstance(g.lines, Mapping):
         raise RecordError(f"a game record's lines map fields to line numbers, not {g.lines!r}")
+    object.__setattr__(g, "comments", _comments_of(g.comments, "a game record's comments"))
 
 
 # ---- from a played game -------------------------------------------------------------------
@@ -227,24 +252,30 @@ def _ints(values: tuple[int, ...]) -> str:
 
 
 def _write_round(r: RoundRecord, two_players: bool) -> Iterator[str]:
-    yield f"round {r.number}"
-    yield f"start {r.start}"
-    yield "deal " + " ".join("".join(str(v) for v in hand) for hand in r.deal)
-    yield f"discards {_ints(r.discards)}"
+    def with_notes(key: str, line: str) -> Iterator[str]:
+        yield line
+        yield from ("#" + text for text in r.comments.get(key, ()))
+
+    yield from with_notes("round", f"round {r.number}")
+    yield from with_notes("start", f"start {r.start}")
+    yield from with_notes("deal", "deal " + " ".join("".join(str(v) for v in hand)
+                                                    for hand in r.deal))
+    yield from with_notes("discards", f"discards {_ints(r.discards)}")
     if r.leftover or two_players:
-        yield "leftover " + "".join(str(v) for v in r.leftover)
+        yield from with_notes("leftover", "leftover " + "".join(str(v) for v in r.leftover))
     if r.neutral is not None:
-        yield "neutral " + " ".join(p.text for p in r.neutral)
+        yield from with_notes("neutral", "neutral " + " ".join(p.text for p in r.neutral))
     if r.predictions is not None:
-        yield f"predictions {_ints(r.predictions)}"
+        yield from with_notes("predictions", f"predictions {_ints(r.predictions)}")
     for i, trick in enumerate(r.tricks, 1):
-        yield f"trick {i} " + " ".join(f"{seat}:{play.text}" for seat, play in trick)
+        yield from with_notes(f"trick {i}", f"trick {i} " + " ".join(
+            f"{seat}:{play.text}" for seat, play in trick))
     if r.paradox is not None:
-        yield f"paradox {r.paradox}"
+        yield from with_notes("paradox", f"paradox {r.paradox}")
     if r.won is not None:
-        yield f"won {_ints(r.won)}"
+        yield from with_notes("won", f"won {_ints(r.won)}")
     if r.scores is not None:
-        yield f"scores {_ints(r.scores)}"
+        yield from with_notes("scores", f"scores {_ints(r.scores)}")
 
 
 def write_record(record: GameRecord | GameResult) -> str:
@@ -253,9 +284,20 @@ def write_record(record: GameRecord | GameResult) -> str:
         record = game_record(record)
     if not isinstance(record, GameRecord):
         raise RecordError(f"a GameRecord or GameResult is needed, not {type(record).__name__}")
-    out = [FORMAT_LINE, f"players {record.rules.players}", f"ruleset {record.rules.name}"]
+    notes = record.comments
+
+    def note(key: str) -> None:
+        out.extend("#" + text for text in notes.get(key, ()))
+
+    out = ["#" + text for text in notes.get("", ())]
+    players, ruleset = f"players {record.rules.players}", f"ruleset {record.rules.name}"
+    for key, line in (("catbox-record", FORMAT_LINE), ("players", players),
+                      ("ruleset", ruleset)):
+        out.append(line)
+        note(key)
     if record.seed is not None:
         out.append(f"seed {record.seed}")
+        note("seed")
     if record.names is not None:
         # names that read back: one per seat, each one word without '#' (a comment);
         # "Ann Lee" was written and then read as two names
@@ -268,6 +310,7 @@ def write_record(record: GameRecord | GameResult) -> str:
             ):
                 raise RecordError(f"names: {shown(name)} is not one word without '#'")
         out.append("names " + " ".join(names))
+        note("names")
     for r in record.rounds:
         out.append("")
         out.extend(_write_round(r, record.rules.players == 2))
@@ -275,8 +318,10 @@ def write_record(record: GameRecord | GameResult) -> str:
         out.append("")
     if record.totals is not None:
         out.append(f"totals {_ints(record.totals)}")
+        note("totals")
     if record.winners is not None:
         out.append(f"winners {_ints(record.winners)}")
+        note("winners")
     return "\n".join(out) + "\n"
 
 
@@ -581,12 +626,51 @@ def read_record(text: str) -> GameRecord:
     rules_final = ruleset(1)
     seed = int(header["seed"]) if "seed" in header else None
     lines = {**header_lines, **game_lines}
+    game_notes, round_notes = _read_comments(text)
     return GameRecord(
         rules=rules_final,
-        rounds=tuple(rounds),
+        rounds=tuple(replace(r, comments=notes) if notes else r
+                     for r, notes in zip(rounds, round_notes, strict=True)),
+        comments=game_notes,
         seed=seed,
         names=names,
         totals=totals,
         winners=winners,
         lines=lines,
     )
+
+
+_GAME_KEYS = ("catbox-record", "players", "ruleset", "seed", "names", "totals", "winners")
+
+
+Notes = dict[str, tuple[str, ...]]
+
+
+def _read_comments(text: str) -> tuple[Notes, list[Notes]]:
+    """The comments of a record that reads (a second pass, after read_record's checks):
+    each comment, a whole line or the end of a line after '#', belongs to the field line it
+    follows or stands on ('' for those before the first line). Returns the game's and
+    each round's, as GameRecord.comments and RoundRecord.comments hold them."""
+    game: dict[str, list[str]] = {}
+    rounds: list[dict[str, list[str]]] = []
+    scope, key = game, ""
+    for raw in text.splitlines():
+        body, hashed, note = raw.partition("#")
+        words = body.split()
+        if words:
+            first = words[0]
+            if first == "round":
+                rounds.append({})
+                scope, key = rounds[-1], "round"
+            elif first in _GAME_KEYS:
+                scope, key = game, first
+            else:
+                scope = rounds[-1]
+                key = f"trick {int(words[1])}" if first == "trick" else first
+        if hashed:
+            scope.setdefault(key, []).append(note)
+
+    def frozen(notes: dict[str, list[str]]) -> Notes:
+        return {k: tuple(v) for k, v in notes.items()}
+
+    return frozen(game), [frozen(r) for r in rounds]
