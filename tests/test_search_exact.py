@@ -8,8 +8,10 @@ Only the public API with the default engine: ``solve``, ``value_only``, ``dd_tab
   different values, solved in one search so that a key forgetting the field makes them
   collide (KEY_PAIRS, found by search over seeded random positions).
 - Cross-checks up to 4 tricks left: every question, every play's result, the principal
-  variation replayed through ``Position``, and the DD table of every seat, on positions
-  chosen for their many transpositions (tests/oracles/exact_positions.txt).
+  variation replayed through ``Position``, and the DD table of every seat, on 600
+  positions of 2-4 players (tests/oracles/exact_positions.txt): those of seeded random
+  rounds with the most transpositions (trick starts reached again), a quarter of them from
+  rounds that keep red unbroken late, where the key's red-broken bit matters.
 """
 
 from __future__ import annotations
