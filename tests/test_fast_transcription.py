@@ -26,8 +26,9 @@ import numpy.typing as npt
 import pytest
 from oracles.gen import random_line, start_position
 
-from catbox_solver.dd import kernel as K
 from catbox_solver.dd.fast import FastState, pack_hand
+from catbox_solver.dd.kernel import Core
+from catbox_solver.dd.kernel import layout as K
 from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import PRESETS, SCORE_ONLY, SWITCHES, Ruleset
 
@@ -62,7 +63,7 @@ class KernelState:
 
     def __init__(self, pos: Position) -> None:
         st = FastState(pos)
-        self.core = K.Core(
+        self.core = Core(
             0, (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead)
         )
         self.row: npt.NDArray[np.int64] = np.zeros(K.B_SIZE, dtype=np.int64)

@@ -25,7 +25,8 @@ from oracles.gen import replay
 from oracles.minimax_all import QUESTIONS, AllValues, asked
 from oracles.minimax_ref import minimax, play_values, tree_size
 
-from catbox_solver.dd.solve import Answer, dd_table, solve, value_only
+from catbox_solver.dd.answer import Answer
+from catbox_solver.dd.solve import dd_table, solve, value_only
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
 
