@@ -83,14 +83,26 @@ def _spiel_error(where: str, exc: Exception) -> pyspiel.SpielError:
     return pyspiel.SpielError(f"{SHORT_NAME}: {where}: {exc}")
 
 
+def ruleset_param(rules: Ruleset) -> str:
+    """The ``ruleset`` parameter of ``rules`` as a game string can hold it: the CLI's
+    ``preset,switch=value`` with ``+`` for the comma and ``:`` for the equals sign
+    (``official+color_loss:declared``), since OpenSpiel's game strings split on both."""
+    return rules.name.replace(",", "+").replace("=", ":")
+
+
 def rules_from_params(params: dict[str, Any]) -> tuple[Ruleset, int]:
-    """The Ruleset and round count of the game parameters; SpielError naming the bad one."""
+    """The Ruleset and round count of the game parameters; SpielError naming the bad one.
+    ``ruleset`` is a preset name with overrides as the CLI takes them
+    (``must-follow,color_loss=declared``), or as a game string holds them
+    (``must-follow+color_loss:declared``)."""
     players = params.get("players", DEFAULTS["players"])
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise pyspiel.SpielError(f"{SHORT_NAME}: parameter players={players!r}: 2 to 5 players")
     spec = params.get("ruleset", DEFAULTS["ruleset"])
     try:
-        rules = Ruleset.from_name(spec, players)
+        if not isinstance(spec, str):
+            raise CatboxError(f"a ruleset is text like 'official', not {spec!r}")
+        rules = Ruleset.from_name(spec.replace("+", ",").replace(":", "="), players)
     except CatboxError as exc:
         raise _spiel_error(f"parameter ruleset={spec!r}", exc) from None
     rounds = params.get("rounds", DEFAULTS["rounds"])
@@ -126,6 +138,27 @@ class Round(_Frozen):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with the Position's fields (OpenSpiel serializes a Python state by
+        pickling it; a Position cannot be rebuilt attribute by attribute)."""
+        pos = self.position
+        fields = None if pos is None else (
+            pos.rules, pos.owners, pos.neutral, pos.hands, pos.colors, pos.leader, pos.trick,
+            pos.tricks_won, pos.predictions, pos.tricks_left,
+        )
+        return (_unpickle_round, (self.number, self.start, self.dealt, self.revealed,
+                                  self.discards, self.predictions, self.plays, fields))
+
+
+def _unpickle_round(
+    number: int, start: int, dealt: tuple[tuple[int, ...], ...], revealed: tuple[int, ...],
+    discards: tuple[int | None, ...], predictions: tuple[int | None, ...] | None,
+    plays: tuple[tuple[int, Play], ...], fields: tuple[Any, ...] | None,
+) -> Round:
+    """A pickled Round again (its Position checked as it is rebuilt)."""
+    pos = None if fields is None else Position(*fields)
+    return Round(number, start, dealt, revealed, discards, predictions, plays, pos)
 
 
 def new_round(rules: Ruleset, number: int) -> Round:
@@ -214,6 +247,7 @@ class CatInTheBoxGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**DEFAULTS, **(params or {})}
         rules, rounds = rules_from_params(params)
+        params["ruleset"] = ruleset_param(rules)
         n = rules.players
         decisions = n * (2 + rules.tricks) if rules.has_predictions else n * (1 + rules.tricks)
         info = pyspiel.GameInfo(

@@ -26,6 +26,7 @@ from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.openspiel.game import (
     DEAL,
     PHASES,
+    OVER,
     PLAY,
     SHORT_NAME,
     Round,
@@ -283,7 +284,7 @@ def state_text(state: CatInTheBoxState) -> str:
             lines.append("plays " + _tricks_text(rules.players, r))
             if phase == PLAY:
                 lines.append(f"to move {r.position.to_move}")
-            else:
+            elif phase == OVER:
                 lines.append("scores " + " ".join(map(str, r.position.scores())))
     return "\n".join(lines)
 
