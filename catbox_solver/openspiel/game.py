@@ -356,8 +356,8 @@ class CatInTheBoxState(pyspiel.State):  # type: ignore[misc]
         text = action_text(action)
         kind = ("a play" if action < PLAY_ACTIONS
                 else "a discard" if action < PREDICT_BASE else "a prediction")
-        if phase == DISCARD and action >= PREDICT_BASE or phase == PREDICT and not (
-            PREDICT_BASE <= action < NUM_ACTIONS
+        if phase == DISCARD and not DISCARD_BASE <= action < PREDICT_BASE or (
+            phase == PREDICT and action < PREDICT_BASE
         ) or phase == PLAY and action >= PLAY_ACTIONS:
             return f"{head} ({text}) is {kind}, but seat {seat} is to {phase}"
         if phase == DISCARD:
@@ -371,7 +371,7 @@ class CatInTheBoxState(pyspiel.State):  # type: ignore[misc]
         try:
             pos.play(action_play(action))
         except CatboxError as exc:
-            return f"{head} ({text}) is illegal: {exc}"
+            return f"{head}: {exc}"
         return f"{head} ({text}) is illegal for seat {seat}"  # pragma: no cover
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -25,8 +25,8 @@ from catbox_solver.model.position import Position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 from catbox_solver.openspiel.game import (
     DEAL,
-    PHASES,
     OVER,
+    PHASES,
     PLAY,
     SHORT_NAME,
     Round,
@@ -192,7 +192,6 @@ class CatInTheBoxObserver:
 
     def _table_string(self, state: CatInTheBoxState, player: int) -> str:
         rules, r = self.rules, state.round
-        n = rules.players
         phase = phase_of(rules, r)
         parts = [f"seat {player}"]
         if self.public:
