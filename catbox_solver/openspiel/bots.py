@@ -208,8 +208,11 @@ def ismcts_bot(game: Any, simulations: int = 200, seed: int = 0,
         raise pyspiel.SpielError(f"ismcts_bot: simulations is a whole number from 1, not "
                                  f"{simulations!r}")
     rs = np.random.RandomState(seed)
-    return ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c, simulations,
-                     random_state=rs)
+    bot = ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c, simulations,
+                    random_state=rs)
+    # its worlds drawn from its own seeded stream (by default from an unseeded one)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+    return bot
 
 
 # ---- single dummy --------------------------------------------------------------------------
