@@ -164,10 +164,10 @@ def rating(seats: Sequence[Seat], bots: Sequence[str], iterations: int = 200) ->
     for s in seats:
         by_round.setdefault((s.deal, s.lineup, s.rotation), []).append(s)
     for table in by_round.values():
-        for a, b in itertools.permutations(table, 2):
-            key = (a.bot, b.bot)
-            wins[key] = wins.get(key, 0.0) + (1.0 if a.score > b.score else
-                                               0.5 if a.score == b.score else 0.0)
+        for x, y in itertools.permutations(table, 2):
+            key = (x.bot, y.bot)
+            wins[key] = wins.get(key, 0.0) + (1.0 if x.score > y.score else
+                                               0.5 if x.score == y.score else 0.0)
     strength = {b: 1.0 for b in bots}
     for _ in range(iterations):  # the MM algorithm of Hunter (2004), 0.5 prior win each way
         new = {}
