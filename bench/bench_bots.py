@@ -8,7 +8,7 @@ rotation around the table, so each bot holds each seat's cards of each deal. Pri
 player count: a Markdown table with each bot's mean round score, the share of its rounds
 in which it caused the paradox and the share in which it met its prediction, each with a
 95 % confidence interval, a rating (Bradley-Terry on the pairwise round results, Elo
-scale, random at 0) and its seconds per move; then the paired score difference of
+scale, random at 0) and its CPU seconds per move; then the paired score difference of
 single-dummy against ISMCTS with its interval. One thread; pin it to one core.
 """
 

@@ -209,10 +209,12 @@ def run_match(
 ) -> Match:
     """Seat-rotated rounds of ``deals`` deals (seeded from ``seed``) for every lineup of
     ``players`` of ``bots``; ``options`` for :func:`make_bot` (simulations, samples,
-    budget); ``progress(done, total)`` after each round."""
+    budget); ``progress(done, total)`` after each round; ``clock``: what a bot's time per
+    move is measured with (default CPU seconds of this process: on a shared machine wall
+    seconds also count the other programs')."""
     import time
 
-    clock = clock or time.perf_counter
+    clock = clock or time.process_time
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise pyspiel.SpielError(f"run_match: deals is a whole number from 1, not {deals!r}")
     unknown = [b for b in bots if b not in BOT_NAMES]
@@ -270,7 +272,7 @@ def match_table(match: Match) -> str:
         f"{len(match.seats) // match.players} rounds (95 % intervals)",
         "",
         "| bot | rounds | mean round score | caused the paradox | prediction met | rating "
-        "| s/move |",
+        "| CPU s/move |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in match.rows:
