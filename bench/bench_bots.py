@@ -2,7 +2,9 @@
 
 Run: ``taskset -c 1 python bench/bench_bots.py [--players 3,4] [--deals 10]
 [--bots random,rule,ismcts,single-dummy] [--simulations 100] [--samples 12]
-[--budget 0.5] [--seed 0] [--ruleset official] [--json FILE]``. For each player count,
+[--budget 0.5] [--seed 0] [--ruleset official] [--json FILE]``, or
+``python bench/bench_bots.py --merge RUN.json ...`` for the tables of several saved runs
+(of other seeds) together. For each player count,
 every deal is played by every lineup of that many bots (all choices of them) in every
 rotation around the table, so each bot holds each seat's cards of each deal. Printed per
 player count: a Markdown table with each bot's mean round score, the share of its rounds
@@ -19,12 +21,19 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 # measure the checkout this script lives in, not an installed copy of the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from catbox_solver.errors import CatboxError  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
+from catbox_solver.openspiel.tournament import (  # noqa: E402
+    Match,
+    match_table,
+    merge,
+    run_match,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -42,7 +51,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--ruleset", default="official", help="ruleset, as the CLI takes it")
     ap.add_argument("--json", default=None, help="also write the results as JSON here")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="JSON",
+                    help="play nothing: print the tables of earlier runs' --json files "
+                    "together (runs of other seeds, same players, bots and ruleset)")
     args = ap.parse_args(argv)
+    if args.merge is not None:
+        for name in args.merge:
+            if not Path(name).is_file():
+                ap.error(f"argument --merge: no file {name!r}")
     counts = []
     for part in args.players.split(","):
         part = part.strip()
@@ -76,9 +92,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def report(match: Match) -> None:
+    """The table, then single-dummy against ISMCTS paired by deal."""
+    print(match_table(match))
+    pair = match.diffs.get(("single-dummy", "ismcts"))
+    if pair is not None:
+        verdict = ("confirmed: the interval is above 0" if pair.low > 0 else
+                   "not confirmed: the interval reaches 0" if pair.high > 0 else
+                   "ISMCTS ahead")
+        print(f"\nsingle-dummy less ismcts, paired by deal: {pair.text()} ({verdict})")
+
+
+def merged(names: list[str]) -> int:
+    """Print the merged tables of saved runs, one per player count."""
+    runs: dict[int, list[dict[str, Any]]] = {}
+    for name in names:
+        try:
+            for run in json.loads(Path(name).read_text()):
+                runs.setdefault(run["players"], []).append(run)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"bench_bots.py: error: --merge {name}: not a saved run ({exc})",
+                  file=sys.stderr)
+            return 2
+    for n in sorted(runs):
+        report(merge(runs[n]))
+        seeds = sorted(run["seed"] for run in runs[n])
+        print(f"seeds {', '.join(map(str, seeds))}\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    from catbox_solver.openspiel.tournament import match_table, run_match
+    if args.merge is not None:
+        return merged(args.merge)
     from catbox_solver.search.dd import warm_up
 
     warm_up()
@@ -96,15 +142,9 @@ def main(argv: list[str] | None = None) -> int:
                            "budget": args.budget}, progress)
         if show:
             print(file=sys.stderr)
-        print(match_table(match))
-        pair = match.diffs.get(("single-dummy", "ismcts"))
-        if pair is not None:
-            verdict = ("confirmed: the interval is above 0" if pair.low > 0 else
-                       "not confirmed: the interval reaches 0" if pair.high > 0 else
-                       "ISMCTS ahead")
-            print(f"\nsingle-dummy less ismcts, paired by deal: {pair.text()} ({verdict})")
+        report(match)
         print(f"{time.perf_counter() - began:.0f} s\n")
-        out.append(match.to_json())
+        out.append(match.to_json(args.seed))
     if args.json is not None:
         Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     return 0

@@ -111,14 +111,19 @@ class Match:
     seconds: dict[str, float] = field(default_factory=dict)
     moves: dict[str, int] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, seed: int | None = None) -> dict[str, Any]:
         return {
             "players": self.players, "ruleset": self.ruleset, "bots": list(self.bots),
-            "deals": self.deals, "rounds": len(self.seats) // self.players,
+            "seed": seed, "deals": self.deals, "rounds": len(self.seats) // self.players,
             "rows": [r.to_json() for r in self.rows],
             "diffs": [{"bot": a, "other": b, **d.to_json()} for (a, b), d in self.diffs.items()],
             "seconds_per_move": {b: round(self.seconds[b] / max(self.moves[b], 1), 4)
                                  for b in self.bots},
+            "cpu_seconds": {b: round(self.seconds[b], 3) for b in self.bots},
+            "moves": dict(self.moves),
+            "seats": [{"deal": s.deal, "lineup": list(s.lineup), "rotation": s.rotation,
+                       "bot": s.bot, "seat": s.seat, "score": s.score, "paradox": s.paradox,
+                       "met": s.met} for s in self.seats],
         }
 
 
@@ -183,15 +188,16 @@ def rating(seats: Sequence[Seat], bots: Sequence[str], iterations: int = 200) ->
 
 
 def paired_diffs(seats: Sequence[Seat], bots: Sequence[str]) -> dict[tuple[str, str], Interval]:
-    """For each ordered pair of bots: the mean over (deal, lineup) units where both sat of
-    a's mean score less b's (over the rotations), with its 95 % interval."""
-    units: dict[tuple[int, tuple[str, ...]], dict[str, list[int]]] = {}
-    for s in seats:
-        units.setdefault((s.deal, s.lineup), {}).setdefault(s.bot, []).append(s.score)
+    """For each ordered pair of bots: the mean over the deals of a's mean score less b's,
+    both over the rounds of that deal's lineups holding both (every rotation: the same
+    cards in every seat), with its 95 % interval over the deals."""
     out = {}
     for a, b in itertools.permutations(bots, 2):
-        xs = [statistics.fmean(u[a]) - statistics.fmean(u[b]) for u in units.values()
-              if a in u and b in u]
+        units: dict[int, dict[str, list[int]]] = {}
+        for s in seats:
+            if a in s.lineup and b in s.lineup and s.bot in (a, b):
+                units.setdefault(s.deal, {}).setdefault(s.bot, []).append(s.score)
+        xs = [statistics.fmean(u[a]) - statistics.fmean(u[b]) for u in units.values()]
         if xs:
             out[(a, b)] = mean_interval(xs)
     return out
@@ -253,6 +259,15 @@ def run_match(
                 done += 1
                 if progress is not None:
                     progress(done, total)
+    return summarize(players, game.get_parameters()["ruleset"], bots, deals, seats, spent,
+                     moves)
+
+
+def summarize(
+    players: int, ruleset: str, bots: Sequence[str], deals: int, seats: Sequence[Seat],
+    spent: dict[str, float], moves: dict[str, int],
+) -> Match:
+    """The Match of these rounds: table rows, ratings, paired differences."""
     ratings = rating(seats, bots)
     rows = []
     for b in bots:
@@ -261,8 +276,32 @@ def run_match(
                            share_interval(sum(s.paradox for s in mine), len(mine)),
                            share_interval(sum(s.met for s in mine), len(mine)), ratings[b]))
     rows.sort(key=lambda r: -r.rating)
-    return Match(players, game.get_parameters()["ruleset"], tuple(bots), deals, tuple(seats),
-                 tuple(rows), paired_diffs(seats, bots), spent, moves)
+    return Match(players, ruleset, tuple(bots), deals, tuple(seats), tuple(rows),
+                 paired_diffs(seats, bots), dict(spent), dict(moves))
+
+
+def merge(runs: Sequence[dict[str, Any]]) -> Match:
+    """One Match of several runs' JSON (:meth:`Match.to_json`) of the same player count,
+    ruleset and bots, played from different seeds: their rounds together."""
+    if not runs:
+        raise pyspiel.SpielError("merge: no runs to merge")
+    first = runs[0]
+    for run in runs[1:]:
+        for key in ("players", "ruleset", "bots"):
+            if run[key] != first[key]:
+                raise pyspiel.SpielError(f"merge: runs differ in {key}: {first[key]!r} and "
+                                         f"{run[key]!r}")
+    seeds = [run["seed"] for run in runs]
+    if len(set(seeds)) != len(seeds):
+        raise pyspiel.SpielError(f"merge: two runs of the same seed ({seeds})")
+    seats = [Seat(run["seed"] * 10**6 + s["deal"], tuple(s["lineup"]), s["rotation"], s["bot"],
+                  s["seat"], s["score"], s["paradox"], s["met"])
+             for run in runs for s in run["seats"]]
+    bots = first["bots"]
+    spent = {b: sum(run["cpu_seconds"][b] for run in runs) for b in bots}
+    moves = {b: sum(run["moves"][b] for run in runs) for b in bots}
+    return summarize(first["players"], first["ruleset"], bots,
+                     sum(run["deals"] for run in runs), seats, spent, moves)
 
 
 def match_table(match: Match) -> str:
