@@ -41,6 +41,7 @@ from catbox_solver.openspiel.observer import tensor_pieces  # noqa: E402
 from catbox_solver.openspiel.tournament import (  # noqa: E402
     lineups,
     mean_interval,
+    merge,
     run_match,
     share_interval,
 )
@@ -415,3 +416,53 @@ def test_bots_refuse_another_games_state() -> None:
     with pytest.raises(pyspiel.SpielError, match="no player is to decide in this state "
                                                  r"\(chance\)"):
         RandomBot().step(game.new_initial_state())
+
+
+def test_saved_runs_merge() -> None:
+    one = run_match(3, ["random", "rule", "ismcts"], deals=1, seed=1,
+                    options={"simulations": 2})
+    two = run_match(3, ["random", "rule", "ismcts"], deals=1, seed=2,
+                    options={"simulations": 2})
+    both = merge([one.to_json(1), two.to_json(2)])
+    assert both.deals == 2 and len(both.seats) == len(one.seats) + len(two.seats)
+    alone = merge([one.to_json(1)])
+    assert [(r.bot, r.score, r.paradox, r.met) for r in alone.rows] == \
+        [(r.bot, r.score, r.paradox, r.met) for r in one.rows]
+    with pytest.raises(pyspiel.SpielError, match=r"merge: two runs of the same seed \(\[1, 1\]\)"):
+        merge([one.to_json(1), one.to_json(1)])
+    other = run_match(3, ["random", "rule", "single-dummy"], deals=1, seed=3,
+                      options={"budget": 0.05, "samples": 1})
+    with pytest.raises(pyspiel.SpielError, match="merge: runs differ in bots"):
+        merge([one.to_json(1), other.to_json(3)])
+
+
+def _bench() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_bots.py"
+    spec = importlib.util.spec_from_file_location("bench_bots", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "6"], "argument --players: '6' is not a player count 2-5"),
+    (["--bots", "random,alphazero"], "argument --bots: no bot 'alphazero'"),
+    (["--players", "4", "--bots", "rule,ismcts,random"],
+     "argument --bots: 4 players need at least 4 bots, not 3"),
+    (["--bots", "rule,rule,random"], "argument --bots: a bot is named twice"),
+    (["--deals", "0"], "argument --deals: must be at least 1, not 0"),
+    (["--budget", "0"], "argument --budget: seconds above 0"),
+    (["--ruleset", "nope"], "argument --ruleset: unknown ruleset 'nope'"),
+    (["--merge", "no-such-run.json"], "argument --merge: no file 'no-such-run.json'"),
+])
+def test_bench_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    with pytest.raises(SystemExit) as exc:
+        bench.parse_args(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"error: {message}" in err
