@@ -466,3 +466,44 @@ def test_bench_arguments(argv: list[str], message: str, capsys: pytest.CaptureFi
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert f"error: {message}" in err
+
+
+# ---- catbox tournament -----------------------------------------------------------------------
+def test_tournament_command() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from catbox_solver.cli import main
+
+    res = CliRunner().invoke(main, ["tournament", "--players", "3", "--bots",
+                                    "random,rule,ismcts", "--deals", "1", "--simulations", "5"])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "3 players, official, 1 deals, 3 rounds (95 % intervals)"
+    assert sorted(line.split(" | ")[0] for line in lines[4:7]) == ["| ismcts", "| random",
+                                                                     "| rule"]
+    res = CliRunner().invoke(main, ["tournament", "-p", "3", "--bots", "random,rule,ismcts",
+                                    "--deals", "1", "--simulations", "2", "--json", "--quiet"])
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert (data["players"], data["deals"], data["rounds"], len(data["seats"])) == (3, 1, 3, 9)
+    assert sorted(r["bot"] for r in data["rows"]) == ["ismcts", "random", "rule"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-p", "4", "--bots", "random,rule,ismcts"],
+     "error: --bots: 4 players need at least 4 bots, not 3"),
+    (["-p", "3", "--bots", "rule,foo,random"], "error: --bots: no bot 'foo'"),
+    (["-p", "3", "-r", "nope"], "error: unknown ruleset 'nope'"),
+    (["-p", "6"], "error: Invalid value for '--players' / '-p': 6 is not in the range"),
+    (["--deals", "0"], "error: Invalid value for '--deals'"),
+])
+def test_tournament_bad_input(argv: list[str], message: str) -> None:
+    from click.testing import CliRunner
+
+    from catbox_solver.cli import main
+
+    res = CliRunner().invoke(main, ["tournament", *argv])
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith(message)
