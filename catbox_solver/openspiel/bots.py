@@ -162,11 +162,11 @@ def thumb_play(pos: Position, seat: int) -> Play:
 
 class RuleOfThumbBot(pyspiel.Bot):  # type: ignore[misc]
     """Discards its most crowded value, predicts from its hand's weight, and plays to keep
-    options, into roomy rows, at its prediction (see :func:`thumb_play`)."""
+    options, into roomy rows, at its prediction (see :func:`thumb_play`). It draws
+    nothing at random: ``seed`` is taken as every bot of the ladder takes one."""
 
     def __init__(self, seed: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
-        self.rng = random.Random(seed)
 
     def restart_at(self, state: Any) -> None:
         pass

@@ -112,17 +112,8 @@ def rules_from_params(params: dict[str, Any]) -> tuple[Ruleset, int]:
     return rules, rounds
 
 
-class _Frozen:
-    """Immutable parts of a state: OpenSpiel clones a Python state by deep-copying its
-    attributes, and these are shared instead (Position forbids attribute setting, which
-    the default deep copy needs)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
-        return self
-
-
 @dataclass(frozen=True, slots=True)
-class Round(_Frozen):
+class Round:
     """One round as far as it has gone: the cards dealt to each seat in deal order, the
     2-player revealed leftovers, discards and predictions by seat (None: not yet), the
     plays as (seat, Play), and the engine's Position from the first lead on."""
@@ -137,6 +128,8 @@ class Round(_Frozen):
     position: Position | None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
+        """Itself: OpenSpiel clones a Python state by deep-copying its attributes, and a
+        Round is immutable (its Position forbids the attribute setting a copy needs)."""
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
