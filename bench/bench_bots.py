@@ -11,7 +11,7 @@ player count: a Markdown table with each bot's mean round score, the share of it
 in which it caused the paradox and the share in which it met its prediction, each with a
 95 % confidence interval, a rating (Bradley-Terry on the pairwise round results, Elo
 scale, random at 0) and its CPU seconds per move; then the paired score difference of
-single-dummy against ISMCTS with its interval. One thread; pin it to one core.
+single-dummy against each other bot with its interval. One thread; pin it to one core.
 """
 
 from __future__ import annotations
@@ -93,14 +93,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def report(match: Match) -> None:
-    """The table, then single-dummy against ISMCTS paired by deal."""
+    """The table, then single-dummy against each other bot, paired by deal (ISMCTS: the
+    goal)."""
     print(match_table(match))
-    pair = match.diffs.get(("single-dummy", "ismcts"))
-    if pair is not None:
+    print()
+    for other in ("ismcts", "rule", "random"):
+        pair = match.diffs.get(("single-dummy", other))
+        if pair is None:
+            continue
         verdict = ("confirmed: the interval is above 0" if pair.low > 0 else
                    "not confirmed: the interval reaches 0" if pair.high > 0 else
-                   "ISMCTS ahead")
-        print(f"\nsingle-dummy less ismcts, paired by deal: {pair.text()} ({verdict})")
+                   f"{other} ahead")
+        print(f"single-dummy less {other}, paired by deal: {pair.text()} ({verdict})")
 
 
 def merged(names: list[str]) -> int:
