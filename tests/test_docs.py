@@ -187,7 +187,7 @@ def test_every_players_option_takes_the_same_short_flag() -> None:
     ]
     assert {name for name, _ in having} == {
         "catbox deal", "catbox play", "catbox simulate", "catbox rules diff", "catbox prove",
-        "catbox puzzle generate",
+        "catbox puzzle generate", "catbox tournament",
     }
     for name, cmd in having:
         (opt,) = [p for p in cmd.params if isinstance(p, click.Option) and "--players" in p.opts]
@@ -208,6 +208,7 @@ def test_every_option_says_what_it_is_for() -> None:
     rulesets = [(name, p) for name, cmd in all_commands() for p in cmd.params
                 if isinstance(p, click.Option) and "--ruleset" in p.opts]
     assert {name for name, _ in rulesets} == {
-        "catbox deal", "catbox play", "catbox simulate", "catbox puzzle generate"}
+        "catbox deal", "catbox play", "catbox simulate", "catbox puzzle generate",
+        "catbox tournament"}
     assert {(tuple(p.opts), p.help) for _, p in rulesets} == {
         (("--ruleset", "-r"), "Ruleset preset, optionally with ,switch=value overrides.")}

@@ -22,6 +22,7 @@ for _name in (
     "puzzle_cmds",
     "render_cmds",
     "annotate_cmds",
+    "tournament_cmds",
 ):
     importlib.import_module(f"catbox_solver.cli.{_name}")
 
