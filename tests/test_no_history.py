@@ -20,11 +20,6 @@ TEXT = {".py", ".md", ".txt", ".toml", ".json", ".jsonl", ".svg", ".html", ".css
 # where history belongs, and this file, which must name what it looks for
 EXEMPT = {"docs/engineering-log.md", "tests/test_no_history.py"}
 
-# TEMPORARY: the double-dummy search and its two test files are being rewritten (issue 46),
-# and their history comments go with that rewrite. Empty this set once it has landed;
-# test_each_temporary_exemption_is_still_needed says when an entry can go.
-TEMPORARY_EXEMPT = {"tests/test_core.py"}
-
 HISTORY = re.compile(
     r"\bsessions?(?:[ \t-]|\n[ \t]*(?:#[ \t]*)?)*\d"  # "session 26", "sessions 21-25",
     # "session-5 rows", and "session" at a line's end with its number on the next
@@ -59,8 +54,7 @@ def history_lines(rel: str) -> list[str]:
 
 
 def exempt(rel: str) -> bool:
-    return rel in EXEMPT or any(rel == e or (e.endswith("/") and rel.startswith(e))
-                                for e in TEMPORARY_EXEMPT)
+    return rel in EXEMPT
 
 
 FILES = product_files()
@@ -97,11 +91,3 @@ def test_the_product_speaks_of_the_product_only() -> None:
     found = [hit for rel in FILES if not exempt(rel) for hit in history_lines(rel)]
     assert not found, ("history wording (put it in git log or docs/engineering-log.md):\n"
                        + "\n".join(found))
-
-
-@pytest.mark.parametrize("entry", sorted(TEMPORARY_EXEMPT))
-def test_each_temporary_exemption_is_still_needed(entry: str) -> None:
-    covered = [rel for rel in FILES if rel == entry or (entry.endswith("/")
-                                                        and rel.startswith(entry))]
-    if not any(history_lines(rel) for rel in covered):
-        pytest.fail(f"{entry} has no history wording left: remove it from TEMPORARY_EXEMPT")
