@@ -119,7 +119,7 @@ def test_ctrl_c_prints_the_odds_over_the_deals_finished(jobs: str) -> None:
     pos = next(p for p in line if p.tricks_left <= 4 and not p.is_over)
     out, _ = ctrl_c_command(
         ["odds", position_to_notation(pos), "--samples", "1000000", "--json", "--jobs", jobs],
-        "from catbox_solver.dd.solve import warm_up\nwarm_up()", 1.0)
+        "from catbox_solver.dd.warmup import warm_up\nwarm_up()", 1.0)
     data = json.loads(out)
     assert data["complete"] is False and data["asked"] == 1_000_000
     assert 0 < data["deals"] == data["weight"] < 1_000_000 and data["undecided"] == 0

@@ -337,7 +337,7 @@ def test_a_deal_left_open_by_the_time_limit_is_left_out(monkeypatch: pytest.Monk
     seat = pos.to_move
     deals = list(consistent_deals(pos, seat))
     real = hidden._values
-    values = [real(d, seat, "paradox", pos.legal_plays(), None, "compiled") for d, _ in deals]
+    values = [real(d, seat, "paradox", pos.legal_plays(), None) for d, _ in deals]
     calls = iter(range(len(deals)))
 
     def second_open(deal: Position, *args: object) -> list:

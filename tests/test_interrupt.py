@@ -93,7 +93,7 @@ def test_a_search_used_on_its_own_stops_on_ctrl_c() -> None:
     code = (
         "import sys, time\n"
         "from catbox_solver.formats.jsonform import position_from_json\n"
-        "from catbox_solver.dd.solve import Search, solve\n"
+        "from catbox_solver.dd.search import Search\nfrom catbox_solver.dd.solve import solve\n"
         "from catbox_solver.interrupt import Interrupted\n"
         f"pos = position_from_json({position_to_json(pos)!r})\n"
         "solve(pos.after(pos.legal_plays()[0]), pos.to_move, 'paradox')  # core loaded\n"
