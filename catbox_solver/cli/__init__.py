@@ -21,6 +21,7 @@ for _name in (
     "puzzle_group",
     "puzzle_cmds",
     "render_cmds",
+    "survey_cmds",
 ):
     importlib.import_module(f"catbox_solver.cli.{_name}")
 
