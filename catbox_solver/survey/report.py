@@ -34,7 +34,10 @@ def wilson(yes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # (exact at the ends: rounding left a low of 3e-18 above a share of 0)
+    low = 0.0 if yes == 0 else max(0.0, centre - half)
+    high = 1.0 if yes == n else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)

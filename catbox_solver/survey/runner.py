@@ -84,17 +84,27 @@ def connect(scheduler: str, timeout: float = CONNECT_SECONDS) -> Any:
 def local_client(workers: int, processes: bool = True) -> Any:
     """A client of a new LocalCluster: ``workers`` processes of one thread, or one
     process with ``workers`` threads (``processes`` False)."""
+    import warnings
+
     from distributed import Client, LocalCluster
 
+    with warnings.catch_warnings():
+        # ("Port 8787 is already in use": the scheduler's HTTP server moves to another
+        # port, which nothing here uses)
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        return _local(Client, LocalCluster, workers, processes)
+
+
+def _local(client: Any, local_cluster: Any, workers: int, processes: bool) -> Any:
     if processes:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        cluster = local_cluster(
             n_workers=workers, threads_per_worker=1, processes=True,
             dashboard_address=None, silence_logs=logging.ERROR)
     else:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        cluster = local_cluster(
             n_workers=1, threads_per_worker=workers, processes=False,
             dashboard_address=None, silence_logs=logging.ERROR)
-    return Client(cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+    return client(cluster, set_as_default=False)
 
 
 def close_client(client: Any) -> None:
