@@ -340,10 +340,10 @@ def test_report_counts_by_hand(tmp_path: Path) -> None:
     assert seat0.share == want[0][5] / 10 and lines[3].share == want[1][5] / 9
     assert seat0.interval == wilson(want[0][5], 10)
     text = report_text(lines).splitlines()
-    assert text[0].split() == ["players", "ruleset", "question", "seat", "deals", "yes",
-                               "share", "95", "%", "CI", "unknown"]
-    assert text[-1].split() == ["3", "official", "table", "-", "3", "3", "100.0", "%",
-                                "43.9", "-", "100.0", "%", "0"]
+    assert text[0].split() == ["players", "ruleset", "discards", "question", "seat", "deals",
+                               "yes", "share", "95", "%", "CI", "unknown"]
+    assert text[-1].split() == ["3", "official", "distinct", "table", "-", "3", "3", "100.00",
+                                "%", "43.85", "-", "100.00", "%", "0"]
 
 
 # ---- the command line ---------------------------------------------------------------------

@@ -52,6 +52,7 @@ class Line:
     yes: int | None
     unknown: int
     mean: float | None = None
+    discards: str = "distinct"
 
     @property
     def answered(self) -> int:
@@ -73,13 +74,14 @@ class Line:
             "players": self.players, "ruleset": self.ruleset, "question": self.question,
             "seat": self.seat, "deals": self.deals, "yes": self.yes, "share": self.share,
             "ci_low": None if ci is None else ci[0], "ci_high": None if ci is None else ci[1],
-            "unknown": self.unknown, "mean": self.mean,
+            "unknown": self.unknown, "mean": self.mean, "discards": self.discards,
         }
 
     @property
     def label(self) -> str:
         seat = "" if self.seat is None else f" seat {self.seat}"
-        return f"{self.players}p {self.ruleset} {self.question}{seat}"
+        discards = "" if self.discards == "distinct" else f" ({self.discards} discards)"
+        return f"{self.players}p {self.ruleset}{discards} {self.question}{seat}"
 
 
 def survey_lines(out: Path) -> list[Line]:
@@ -89,6 +91,7 @@ def survey_lines(out: Path) -> list[Line]:
     if not rows:
         return []
     players, ruleset, question = rows[0]["players"], rows[0]["ruleset"], rows[0]["question"]
+    discards = rows[0]["discards"]
     lines: list[Line] = []
     seats = sorted({r["seat"] for r in rows}, key=lambda s: -1 if s is None else s)
     for seat in seats:
@@ -97,16 +100,20 @@ def survey_lines(out: Path) -> list[Line]:
         if question == "tricks":
             known = [int(r["value"]) for r in mine if r["value"] is not None]
             mean = sum(known) / len(known) if known else None
-            lines.append(Line(players, ruleset, question, seat, len(mine), None, unknown, mean))
+            lines.append(Line(players, ruleset, question, seat, len(mine), None, unknown, mean,
+                              discards))
         else:
             yes = sum(r["value"] is True for r in mine)
-            lines.append(Line(players, ruleset, question, seat, len(mine), yes, unknown))
+            lines.append(Line(players, ruleset, question, seat, len(mine), yes, unknown,
+                              discards=discards))
     per_deal = {r["deal"]: r for r in rows}.values()
     lines.append(Line(players, ruleset, "equal-discards", None, len(per_deal),
-                      sum(bool(r["equal_discards"]) for r in per_deal), 0))
+                      sum(bool(r["equal_discards"]) for r in per_deal), 0,
+                      discards=discards))
     if players == 2:
         pairs = sum(_has_pair(r["neutral"]) for r in per_deal)
-        lines.append(Line(players, ruleset, "neutral-pair", None, len(per_deal), pairs, 0))
+        lines.append(Line(players, ruleset, "neutral-pair", None, len(per_deal), pairs, 0,
+                          discards=discards))
     return lines
 
 
@@ -119,31 +126,32 @@ def report(paths: Sequence[Path]) -> list[Line]:
     """The lines of every survey under ``paths`` (see :func:`store.survey_dirs`), by player
     count, ruleset, question and seat."""
     lines = [line for out in survey_dirs(paths) for line in survey_lines(out)]
-    return sorted(lines, key=lambda x: (x.players, x.ruleset, x.question,
+    return sorted(lines, key=lambda x: (x.players, x.ruleset, x.discards, x.question,
                                         -1 if x.seat is None else x.seat))
 
 
 def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f} %"
+    return "-" if x is None else f"{100 * x:.2f} %"
 
 
 def report_text(lines: Sequence[Line]) -> str:
     """The report as a table of text."""
     if not lines:
         return "no deals stored"
-    heads = ["players", "ruleset", "question", "seat", "deals", "yes", "share",
+    heads = ["players", "ruleset", "discards", "question", "seat", "deals", "yes", "share",
              "95 % CI", "unknown"]
     cells: list[list[str]] = []
     for x in lines:
         ci = x.interval
-        if x.mean is not None or (x.question == "tricks"):
+        if x.question == "tricks":
             yes, share = "-", "-" if x.mean is None else f"mean {x.mean:.2f}"
         else:
             yes, share = str(x.yes), _pct(x.share)
         cells.append([
-            str(x.players), x.ruleset, x.question, "-" if x.seat is None else str(x.seat),
+            str(x.players), x.ruleset, x.discards, x.question,
+            "-" if x.seat is None else str(x.seat),
             str(x.deals), yes, share,
-            "-" if ci is None else f"{100 * ci[0]:.1f} - {100 * ci[1]:.1f} %",
+            "-" if ci is None else f"{100 * ci[0]:.2f} - {100 * ci[1]:.2f} %",
             str(x.unknown),
         ])
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
