@@ -155,8 +155,9 @@ def run_survey(
                 client = connect(scheduler)
             else:
                 client = local_client(workers or os.cpu_count() or 1, processes)
+        count = len(client.scheduler_info()["workers"])
         where = str(client.scheduler.address) if scheduler else (
-            f"{len(client.scheduler_info()['workers'])} local workers"
+            f"{count} local worker{'' if count == 1 else 's'}"
         )
         token = secrets.token_hex(4)
         futures = [client.submit(run_deals, spec, part, key=f"survey-{token}-{part[0]}",
