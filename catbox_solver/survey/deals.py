@@ -125,7 +125,8 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
         return [_yes_no(None, value, search.nodes, time.perf_counter() - start)]
     rows: list[Answer] = []
     signs: list[bool | None] = []
-    searches: list[Search] = []
+    searches: list[Search] = []  # (tricks: each seat's search goes on from its sign)
+    nodes: list[int] = []
     times: list[float] = []
     for seat in range(pos.rules.players):
         t0 = time.perf_counter()
@@ -135,11 +136,14 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
         except OutOfTime:
             sign = None
         signs.append(sign)
-        searches.append(search)
+        nodes.append(search.nodes)
         times.append(time.perf_counter() - t0)
+        if question == "tricks":
+            searches.append(search)
+        # (paradox: its table, up to 256 MiB from the first lead, goes now)
     if question == "paradox":
-        return [_yes_no(seat, signs[seat], searches[seat].nodes, times[seat])
-                for seat in range(len(searches))]
+        return [_yes_no(seat, sign, nodes[seat], times[seat])
+                for seat, sign in enumerate(signs)]
     for seat, search in enumerate(searches):
         t0 = time.perf_counter()
         sign = signs[seat]
@@ -160,7 +164,7 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
 
 def run_deals(spec: SurveySpec, indices: list[int]) -> list[dict[str, Any]]:
     """Every row of the given deals, as plain dicts (what a worker sends back): the
-    columns of :data:`survey.store.SCHEMA`."""
+    columns of :func:`survey.store.schema`."""
     out: list[dict[str, Any]] = []
     for index in indices:
         d = survey_deal(spec, index)
