@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> None:
                      for w in args.worker_counts}
             lo, hi = min(args.worker_counts), max(args.worker_counts)
             one = through_dask(spec, deals, 1, not args.threads) if 1 not in times else times[1]
-            print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.1f} "
-                  + " ".join(f"{deals / times[w]:>8.1f}" for w in args.worker_counts)
+            print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.3g} "
+                  + " ".join(f"{deals / times[w]:>8.3g}" for w in args.worker_counts)
                   + f" {times[lo] / times[hi]:>7.2f}x {100 * (one / loop - 1):>7.1f}%",
                   flush=True)
 
