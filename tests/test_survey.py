@@ -423,3 +423,16 @@ def test_chunks() -> None:
     assert chunks([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]
     with pytest.raises(SurveyError):
         chunks([1], 0)
+
+
+def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from catbox_solver.cli.survey_cmds import _Bar
+
+    bar = _Bar()
+    bar.start -= 10  # (ten seconds ago)
+    bar(5, 10)
+    bar(6, 10)
+    bar.end()
+    assert capsys.readouterr().err.split("\r") == [
+        "", "5 of 10 deals  0.50 deals/s  10 s left",
+        "6 of 10 deals  0.60 deals/s  7 s left \n"]
