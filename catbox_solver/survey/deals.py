@@ -108,7 +108,12 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
     (the rest of the time limit on every deal), and ``solve`` every legal play of the
     leader. ``tricks`` first asks every seat's paradox verdict (the sign of its trick
     points), then each seat's exact trick points, so that a timeout leaves each seat at
-    least the range its sign proves, as ``dd_table`` does."""
+    least the range its sign proves, as ``dd_table`` does.
+
+    The time is shared fairly between the seats, searched one after another: seat k of
+    n must be done ``(k + 1) / n`` of the way through the time (for ``tricks``: through
+    the first half for the verdicts, then through the rest for the trick points), so the
+    time a seat leaves unused goes to the next ones, and no seat takes all of it."""
     if question not in SURVEY_QUESTIONS:
         raise SurveyError(
             f"unknown question {question!r} (questions: {', '.join(SURVEY_QUESTIONS)})"
@@ -123,14 +128,21 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
         except OutOfTime:
             value = None
         return [_yes_no(None, value, search.nodes, time.perf_counter() - start)]
+    n = pos.rules.players
+
+    def by(k: int, begin: float, length: float) -> float | None:
+        """Seat k's deadline when the seats share ``length`` seconds from ``begin``."""
+        return None if timeout is None else begin + (k + 1) * length / n
+
+    signs_time = None if timeout is None else timeout / (1 if question == "paradox" else 2)
     rows: list[Answer] = []
     signs: list[bool | None] = []
     searches: list[Search] = []  # (tricks: each seat's search goes on from its sign)
     nodes: list[int] = []
     times: list[float] = []
-    for seat in range(pos.rules.players):
+    for seat in range(n):
         t0 = time.perf_counter()
-        search = Search(pos, seat, deadline)
+        search = Search(pos, seat, by(seat, start, signs_time or 0.0))
         try:
             sign: bool | None = bool(search.exact("paradox"))
         except OutOfTime:
@@ -144,8 +156,11 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
     if question == "paradox":
         return [_yes_no(seat, sign, nodes[seat], times[seat])
                 for seat, sign in enumerate(signs)]
+    begin = time.perf_counter()
+    rest = 0.0 if deadline is None else max(0.0, deadline - begin)
     for seat, search in enumerate(searches):
         t0 = time.perf_counter()
+        search.deadline = by(seat, begin, rest)
         sign = signs[seat]
         low, high = search.sign_range("tricks", sign)
         tricks: int | None = None
