@@ -99,11 +99,11 @@ def _local(client: Any, local_cluster: Any, workers: int, processes: bool) -> An
     if processes:
         cluster = local_cluster(
             n_workers=workers, threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR)
+            dashboard_address=None, silence_logs=logging.CRITICAL)
     else:
         cluster = local_cluster(
             n_workers=1, threads_per_worker=workers, processes=False,
-            dashboard_address=None, silence_logs=logging.ERROR)
+            dashboard_address=None, silence_logs=logging.CRITICAL)
     return client(cluster, set_as_default=False)
 
 
