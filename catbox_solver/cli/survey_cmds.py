@@ -102,7 +102,7 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
     Examples:
       catbox survey run --players 3 --deals 50 --question table --out /tmp/s3
       catbox survey run -p 2 -n 20 -Q paradox -r must-follow --out /tmp/p2 --workers 2
-      catbox survey run -p 4 -n 2000 -Q paradox --out s4 --scheduler tcp://10.0.0.5:8786
+      catbox survey run -p 4 -n 2000 -Q paradox --out s4 --scheduler tcp://127.0.0.1:8786
     """
     from catbox_solver.survey.runner import run_survey
 
