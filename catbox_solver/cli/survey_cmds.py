@@ -96,7 +96,8 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
     Each deal: the seed's shuffle, a seeded discard per seat, seeded predictions, seat 0
     leads (docs/research.md says how they are drawn). Run the same command again to go
     on after Ctrl-C, a crash or a lost worker, or with a larger --deals to add deals;
-    an --out holding another survey is refused.
+    an --out holding another survey is refused. With --scheduler, the workers of a
+    running cluster (dask scheduler and dask worker processes) do the work.
 
     \b
     Examples:
