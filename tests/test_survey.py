@@ -436,3 +436,40 @@ def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err.split("\r") == [
         "", "5 of 10 deals  0.50 deals/s  10 s left",
         "6 of 10 deals  0.60 deals/s  7 s left \n"]
+
+
+def test_the_time_is_shared_between_the_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat k of n must be done (k + 1) / n of the way through the deal's time (tricks:
+    through the first half for the verdicts, the rest for the trick points), so that a
+    slow seat cannot take every later seat's time."""
+    from catbox_solver.survey import deals
+
+    seen: list[tuple[str, int, float | None]] = []
+
+    class Timed:
+        def __init__(self, pos: object, seat: int, deadline: float | None) -> None:
+            self.seat, self.deadline, self.nodes, self.partial = seat, deadline, 7, None
+
+        def exact(self, question: str, sign: bool | None = None) -> bool | int:
+            seen.append((question, self.seat, self.deadline))
+            return True if question == "paradox" else 2
+
+        def sign_range(self, question: str, sign: bool | None) -> tuple[int, int]:
+            return (0, 8)
+
+    monkeypatch.setattr(deals, "Search", Timed)
+    pos = survey_deal(SurveySpec(4, "official", "paradox", 1), 0).position
+    rows = answer(pos, "paradox", 8.0)
+    assert [(r.seat, r.value, r.nodes) for r in rows] == [(s, True, 7) for s in range(4)]
+    start = seen[0][2] - 2.0  # (seat 0: a quarter of the 8 s)
+    assert [(q, s, round(d - start, 9)) for q, s, d in seen if d is not None] == [
+        ("paradox", s, 2.0 * (s + 1)) for s in range(4)]
+    seen.clear()
+    rows = answer(pos, "tricks", 8.0)
+    assert [(r.value, r.low, r.high) for r in rows] == [(2, 2, 2)] * 4
+    start = seen[0][2] - 1.0
+    verdicts = [round(d - start, 9) for q, _, d in seen if q == "paradox" and d]
+    assert verdicts == [1.0, 2.0, 3.0, 4.0]
+    last = [d for q, _, d in seen if q == "tricks" and d]
+    assert len(last) == 4 and round(last[-1] - start, 6) == 8.0
+    assert all(b > a for a, b in zip(last, last[1:], strict=False))
