@@ -32,6 +32,9 @@ from catbox_solver.survey.runner import close_client, local_client, run_survey  
 from catbox_solver.survey.spec import SurveySpec  # noqa: E402
 
 QUESTIONS = ("table", "paradox")
+TIMEOUT = 60.0
+"""Seconds per deal, as ``catbox survey run`` by default (a rare 4-player deal's ``table``
+takes minutes without one)."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
           + f" {'speed-up':>8} {'overhead':>8}")
     for n in args.player_counts:
         for q in args.question_list:
-            spec = SurveySpec(n, "official", q, 0, timeout=None)
+            spec = SurveySpec(n, "official", q, 0, timeout=TIMEOUT)
             deals = args.deal_counts[q]
             start = time.perf_counter()
             run_deals(spec, list(range(deals)))
