@@ -473,3 +473,29 @@ def test_the_time_is_shared_between_the_seats(monkeypatch: pytest.MonkeyPatch) -
     last = [d for q, _, d in seen if q == "tricks" and d]
     assert len(last) == 4 and round(last[-1] - start, 6) == 8.0
     assert all(b > a for a, b in zip(last, last[1:], strict=False))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "6"], "--players: player counts are 2 to 5, not '6'"),
+    (["--questions", "tricks"], "--questions: tricks not one of table, paradox"),
+    (["--deals", "table=0"], "--deals: QUESTION=N with N 1 or more, not 'table=0'"),
+    (["--deals", "table=5"], "--deals: no count for paradox"),
+    (["--workers", "x"], "--players and --workers are whole numbers separated by commas"),
+])
+def test_bench_survey_bad_arguments(argv: list[str], message: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_survey",
+                                                  ROOT / "bench" / "bench_survey.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    with pytest.raises(SystemExit) as exc:
+        bench.parse_args(argv)
+    assert exc.value.code == 2
+    (line,) = capsys.readouterr().err.splitlines()[-1:]
+    assert message in line
+    args = bench.parse_args(["--players", "3", "--deals", "table=5,paradox=1"])
+    assert (args.player_counts, args.worker_counts, args.deal_counts) == (
+        [3], [1, 2], {"table": 5, "paradox": 1})
