@@ -187,7 +187,7 @@ def test_every_players_option_takes_the_same_short_flag() -> None:
     ]
     assert {name for name, _ in having} == {
         "catbox deal", "catbox play", "catbox simulate", "catbox rules diff", "catbox prove",
-        "catbox puzzle generate", "catbox tournament",
+        "catbox puzzle generate", "catbox tournament", "catbox survey run",
     }
     for name, cmd in having:
         (opt,) = [p for p in cmd.params if isinstance(p, click.Option) and "--players" in p.opts]

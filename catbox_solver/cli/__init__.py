@@ -23,6 +23,7 @@ for _name in (
     "render_cmds",
     "annotate_cmds",
     "tournament_cmds",
+    "survey_cmds",
 ):
     importlib.import_module(f"catbox_solver.cli.{_name}")
 

@@ -1,0 +1,118 @@
+"""Survey benchmark: deals per second of ``catbox survey run``, and what Dask costs.
+
+Run: ``python bench/bench_survey.py [--players 3,4] [--questions table,paradox]
+[--deals table=2000,paradox=6] [--workers 1,2] [--threads]``. For each player count and
+question, the same deals (seed 0, 60 s a deal) are answered three ways: a plain loop over
+``run_deals`` in this process (no Dask, nothing stored); through a LocalCluster of 1
+worker (the Dask overhead: its time per deal against the loop's); and through a
+LocalCluster of each ``--workers`` count (processes of one thread; ``--threads``: one
+process of that many threads, for the processes-or-threads choice). Each Dask run
+stores its rows in a fresh temporary directory, as ``catbox survey run`` does; the
+cluster's start is not counted (its workers are warmed up first), the chunks are the
+default ones. Printed: deals per second, the speed-up of each worker count over one, and
+the overhead over the loop. The machine's load average is printed too: on a shared
+machine the figures move with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# measure the checkout this script lives in, not an installed copy of the package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from catbox_solver.dd.warmup import warm_up  # noqa: E402
+from catbox_solver.survey.deals import run_deals  # noqa: E402
+from catbox_solver.survey.runner import close_client, local_client, run_survey  # noqa: E402
+from catbox_solver.survey.spec import SurveySpec  # noqa: E402
+
+QUESTIONS = ("table", "paradox")
+TIMEOUT = 60.0
+"""Seconds per deal, as ``catbox survey run`` by default (a rare 4-player deal's ``table``
+takes minutes without one)."""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments, checked before any work (a bad one: one line, exit 2)."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--players", default="3,4", help="player counts, e.g. 3,4")
+    ap.add_argument("--questions", default="table,paradox", help="table and/or paradox")
+    ap.add_argument("--deals", default="table=2000,paradox=6",
+                    help="deals per row for each question, QUESTION=N,...")
+    ap.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2")
+    ap.add_argument("--threads", action="store_true",
+                    help="workers as threads of one process (default: processes)")
+    args = ap.parse_args(argv)
+    try:
+        args.player_counts = [int(x) for x in args.players.split(",")]
+        args.worker_counts = [int(x) for x in args.workers.split(",")]
+    except ValueError:
+        ap.error(f"--players and --workers are whole numbers separated by commas, not "
+                 f"{args.players!r}, {args.workers!r}")
+    if not all(2 <= n <= 5 for n in args.player_counts):
+        ap.error(f"--players: player counts are 2 to 5, not {args.players!r}")
+    if not all(1 <= w <= 64 for w in args.worker_counts):
+        ap.error(f"--workers: 1 to 64 workers, not {args.workers!r}")
+    args.question_list = [q.strip() for q in args.questions.split(",")]
+    bad = [q for q in args.question_list if q not in QUESTIONS]
+    if bad:
+        ap.error(f"--questions: {', '.join(bad)} not one of {', '.join(QUESTIONS)}")
+    counts: dict[str, int] = {}
+    for part in args.deals.split(","):
+        q, sep, n = part.partition("=")
+        if not sep or q not in QUESTIONS or not n.isdigit() or int(n) < 1:
+            ap.error(f"--deals: QUESTION=N with N 1 or more, not {part!r}")
+        counts[q] = int(n)
+    missing = [q for q in args.question_list if q not in counts]
+    if missing:
+        ap.error(f"--deals: no count for {', '.join(missing)}")
+    args.deal_counts = counts
+    return args
+
+
+def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) -> float:
+    """Seconds for ``deals`` deals on a warmed-up LocalCluster of ``workers``."""
+    client = local_client(workers, processes)
+    try:
+        client.run(warm_up)
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            run_survey(spec, deals, Path(tmp) / "s", client=client)
+            return time.perf_counter() - start
+    finally:
+        close_client(client)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    warm_up()
+    mode = "threads" if args.threads else "processes"
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"workers as {mode}")
+    print(f"{'players':>7} {'question':>8} {'deals':>6} {'loop/s':>8} "
+          + " ".join(f"{f'{w}w/s':>8}" for w in args.worker_counts)
+          + f" {'speed-up':>8} {'overhead':>8}")
+    for n in args.player_counts:
+        for q in args.question_list:
+            spec = SurveySpec(n, "official", q, 0, timeout=TIMEOUT)
+            deals = args.deal_counts[q]
+            start = time.perf_counter()
+            run_deals(spec, list(range(deals)))
+            loop = time.perf_counter() - start
+            times = {w: through_dask(spec, deals, w, not args.threads)
+                     for w in args.worker_counts}
+            lo, hi = min(args.worker_counts), max(args.worker_counts)
+            one = through_dask(spec, deals, 1, not args.threads) if 1 not in times else times[1]
+            print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.3g} "
+                  + " ".join(f"{deals / times[w]:>8.3g}" for w in args.worker_counts)
+                  + f" {times[lo] / times[hi]:>7.2f}x {100 * (one / loop - 1):>7.1f}%",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""Running a survey on Dask: chunks of deals as tasks, each chunk's rows stored as it ends.
+
+By default a ``distributed.LocalCluster`` on this machine: one worker process per core,
+one thread each (measured in bench/bench_survey.py: processes scale with the cores, while
+threads in one process share its interpreter for everything outside the compiled search,
+which at the first lead is most of the time for ``table``). With ``scheduler``, the
+workers of an existing cluster (``dask scheduler`` and ``dask worker`` anywhere); they need
+catbox-solver installed, the same version.
+
+Only this process writes the store: a worker sends a chunk's rows back and the next
+finished chunk is written as soon as it arrives, so a lost worker costs the chunks it was
+running (the scheduler gives them to another worker) and Ctrl-C or a crash costs the
+chunks under way; the next run with the same command skips every deal stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from catbox_solver.survey.deals import run_deals
+from catbox_solver.survey.spec import SurveyError, SurveySpec
+from catbox_solver.survey.store import Store
+
+CONNECT_SECONDS: Final = 3.0
+"""How long a --scheduler has to answer before the run gives up on it."""
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: deals stored in this run, out of those it had to do."""
+
+
+def default_chunk(spec: SurveySpec) -> int:
+    """Deals per task: about a second or more of search each on one core of this machine
+    (so that the scheduler's cost per task is small beside it), and no more, so that a
+    lost worker or Ctrl-C costs little."""
+    if spec.question == "table":
+        return 2500  # (2,500 to 2,800 deals a second on a free core, 2 and 3 players)
+    if spec.question == "paradox":
+        return {2: 20, 3: 2}.get(spec.players, 1)
+    return 1
+
+
+def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
+    """``indices`` cut into lists of ``size`` (the last may be shorter)."""
+    if size < 1:
+        raise SurveyError(f"a chunk holds 1 deal or more, not {size!r}")
+    return [list(indices[i:i + size]) for i in range(0, len(indices), size)]
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """What a run did: deals asked for, found stored already, stored by this run."""
+
+    deals: int
+    skipped: int
+    stored: int
+    seconds: float
+    where: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deals": self.deals, "skipped": self.skipped, "stored": self.stored,
+                "seconds": round(self.seconds, 3), "where": self.where}
+
+
+def connect(scheduler: str, timeout: float = CONNECT_SECONDS) -> Any:
+    """A client of the scheduler at ``scheduler``; one that does not answer within
+    ``timeout`` seconds is a :class:`SurveyError` naming it."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout,  # type: ignore[no-untyped-call]
+                      set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SurveyError(f"no dask scheduler answers at {scheduler} within "
+                          f"{timeout:g} s ({why})") from None
+
+
+def local_client(workers: int, processes: bool = True) -> Any:
+    """A client of a new LocalCluster: ``workers`` processes of one thread, or one
+    process with ``workers`` threads (``processes`` False)."""
+    import warnings
+
+    from distributed import Client, LocalCluster
+
+    with warnings.catch_warnings():
+        # ("Port 8787 is already in use": the scheduler's HTTP server moves to another
+        # port, which nothing here uses)
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        return _local(Client, LocalCluster, workers, processes)
+
+
+def _local(client: Any, local_cluster: Any, workers: int, processes: bool) -> Any:
+    if processes:
+        cluster = local_cluster(
+            n_workers=workers, threads_per_worker=1, processes=True,
+            dashboard_address=None, silence_logs=logging.CRITICAL)
+    else:
+        cluster = local_cluster(
+            n_workers=1, threads_per_worker=workers, processes=False,
+            dashboard_address=None, silence_logs=logging.CRITICAL)
+    return client(cluster, set_as_default=False)
+
+
+def close_client(client: Any) -> None:
+    """Close a client, and its LocalCluster if it made one."""
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def run_survey(
+    spec: SurveySpec,
+    deals: int,
+    out: Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    processes: bool = True,
+    chunk: int | None = None,
+    client: Any = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Answer ``spec``'s question for deals 0 to ``deals`` - 1 and store them in ``out``,
+    skipping the deals stored there already. ``workers``: a LocalCluster of that many (None:
+    one per core); ``scheduler``: an existing cluster's address instead; ``client``: a
+    Dask client to use as it is (tests). Ctrl-C (KeyboardInterrupt) stops it with every
+    finished chunk stored."""
+    import time
+
+    from distributed import as_completed
+
+    if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
+        raise SurveyError(f"--deals is a whole number 1 or more, not {deals!r}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise SurveyError(f"--workers is a whole number 1 or more, not {workers!r}")
+    size = default_chunk(spec) if chunk is None else chunk
+    start = time.perf_counter()
+    with Store(out, spec) as store:
+        done = store.done()
+        todo = [i for i in range(deals) if i not in done]
+        parts = chunks(todo, size)
+        skipped = deals - len(todo)
+        if not todo:
+            return RunResult(deals, skipped, 0, time.perf_counter() - start, "nothing to do")
+        own = client is None
+        if client is None:
+            if scheduler is not None:
+                client = connect(scheduler)
+            else:
+                client = local_client(workers or os.cpu_count() or 1, processes)
+        count = len(client.scheduler_info()["workers"])
+        where = str(client.scheduler.address) if scheduler else (
+            f"{count} local worker{'' if count == 1 else 's'}"
+        )
+        token = secrets.token_hex(4)
+        futures = [client.submit(run_deals, spec, part, key=f"survey-{token}-{part[0]}",
+                                 pure=False) for part in parts]
+        stored = 0
+        try:
+            if progress is not None:
+                progress(0, len(todo))
+            for future in as_completed(  # type: ignore[no-untyped-call]
+                    futures, loop=client.loop):
+                rows = future.result()
+                store.write(rows)
+                stored += len({row["deal"] for row in rows})
+                if progress is not None:
+                    progress(stored, len(todo))
+        finally:
+            client.cancel(futures)
+            if own:
+                close_client(client)
+    return RunResult(deals, skipped, stored, time.perf_counter() - start, where)
