@@ -24,6 +24,7 @@ from catbox_solver.errors import (
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import PRESETS, SWITCHES, Color, Ruleset
 from catbox_solver.questions import Question
+from catbox_solver.version import __version__ as __version__
 
 if TYPE_CHECKING:  # (for type checkers; at run time they load on first use, below)
     from catbox_solver.cpsat.exists import ExistsAnswer as ExistsAnswer
@@ -41,7 +42,6 @@ if TYPE_CHECKING:  # (for type checkers; at run time they load on first use, bel
     from catbox_solver.dd.warmup import warm_up as warm_up
     from catbox_solver.formats.files import load_positions as load_positions
 
-__version__ = "0.1.0"
 
 _LAZY = {
     "Answer": "catbox_solver.dd.answer",

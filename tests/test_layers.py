@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1] / "catbox_solver"
 
 # lowest first; a module may import from its own layer and every layer before it
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "interrupt", "questions"),
+    ("errors", "interrupt", "questions", "version"),
     ("model",),
     ("formats",),
     ("games",),

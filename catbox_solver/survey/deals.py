@@ -23,7 +23,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from catbox_solver import __version__
 from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.search import Search
 from catbox_solver.dd.warmup import warm_up
@@ -31,6 +30,7 @@ from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.deal import deal
 from catbox_solver.model.position import Position
 from catbox_solver.survey.spec import SURVEY_QUESTIONS, SurveyError, SurveySpec
+from catbox_solver.version import __version__
 
 
 def deal_seed(seed: int, index: int) -> int:

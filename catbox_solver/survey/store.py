@@ -28,8 +28,8 @@ from typing import Any, Final
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from catbox_solver import __version__
 from catbox_solver.survey.spec import SurveyError, SurveySpec
+from catbox_solver.version import __version__
 
 MANIFEST: Final = "_survey.json"
 LOCK: Final = "_lock"
