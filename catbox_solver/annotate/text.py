@@ -5,12 +5,12 @@ still a valid record)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from catbox_solver.annotate.analysis import LOSING, MARKS, Analysis, PlayNote
 from catbox_solver.formats.record import GameRecord
-from catbox_solver.model.position import Play, Position
+from catbox_solver.model.position import Position
+from catbox_solver.render.text import line_text as line_text  # (re-exported)
 
 QUESTION_WORDS = {
     "paradox": "can the mover be sure never to cause a paradox?",
@@ -29,26 +29,6 @@ def value_text(question: str, value: bool | int | None,
     if question == "paradox":
         return "safe" if value else "not safe"
     return str(int(value))
-
-
-def line_text(pos: Position, line: Sequence[Play]) -> str:
-    """Plays in notation, tricks separated by ``|`` with their winner; a paradox at the end
-    is named."""
-    parts: list[str] = []
-    cur: list[str] = []
-    for play in line:
-        cur.append(play.text)
-        left = pos.tricks_left
-        pos = pos.after(play)
-        if pos.tricks_left < left:
-            parts.append(" ".join(cur) + f" (seat {pos.leader} wins)")
-            cur = []
-    if cur:
-        parts.append(" ".join(cur))
-    text = " | ".join(parts)
-    if pos.is_paradox:
-        text += f" -- seat {pos.paradox_by} has no legal play: paradox"
-    return text
 
 
 def verdict_text(question: str, n: PlayNote) -> str:

@@ -29,8 +29,9 @@ from catbox_solver.dd.solve import dd_table, solve
 from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted
 from catbox_solver.model.numbers import whole_number
-from catbox_solver.model.position import Play, Position
+from catbox_solver.model.position import Position
 from catbox_solver.questions import Question
+from catbox_solver.render.text import line_text as line_text  # (puzzle_cmds uses it)
 
 
 def parse_hero(text: str, pos: Position) -> int:
@@ -73,25 +74,6 @@ def _progress(quiet: bool, label: str, unit: str = "searches") -> Iterator[Repor
     finally:
         if width:
             click.echo(err=True)
-
-
-def line_text(pos: Position, line: tuple[Play, ...]) -> str:
-    """Plays in notation, tricks separated by ``|``; a paradox at the end is named."""
-    parts: list[str] = []
-    cur: list[str] = []
-    for play in line:
-        cur.append(play.text)
-        left = pos.tricks_left
-        pos = pos.after(play)
-        if pos.tricks_left < left:
-            parts.append(" ".join(cur) + f" (seat {pos.leader} wins)")
-            cur = []
-    if cur:
-        parts.append(" ".join(cur))
-    text = " | ".join(parts)
-    if pos.is_paradox:
-        text += f" -- seat {pos.paradox_by} has no legal play: paradox"
-    return text
 
 
 def _value_text(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from catbox_solver.errors import PositionError
-from catbox_solver.model.position import Position, cell_bit, need_position
+from catbox_solver.model.position import Play, Position, cell_bit, need_position
 from catbox_solver.model.rules import COLOR_CHARS, COLOR_NAMES, Ruleset
 
 if TYPE_CHECKING:  # (the games' view, drawn here for the terminal game)
@@ -169,3 +169,23 @@ def render_view(view: PlayerView) -> str:
     lines.append("")
     lines.append(f"trick {number} of {rules.tricks}: " + (plays or f"seat {view.leader} leads"))
     return "\n".join(lines)
+
+
+def line_text(pos: Position, line: Sequence[Play]) -> str:
+    """Plays in notation, tricks separated by ``|`` with their winner; a paradox at the end
+    is named."""
+    parts: list[str] = []
+    cur: list[str] = []
+    for play in line:
+        cur.append(play.text)
+        left = pos.tricks_left
+        pos = pos.after(play)
+        if pos.tricks_left < left:
+            parts.append(" ".join(cur) + f" (seat {pos.leader} wins)")
+            cur = []
+    if cur:
+        parts.append(" ".join(cur))
+    text = " | ".join(parts)
+    if pos.is_paradox:
+        text += f" -- seat {pos.paradox_by} has no legal play: paradox"
+    return text
