@@ -173,7 +173,8 @@ def test_contradictory_bonus_conditions_name_the_clash() -> None:
     assert ex.exists(pos, [hi], workers=1).exists is True
     got = ex.exists(pos, [ex.tricks_at_least(0, 0), lo, hi], workers=1)
     assert got.exists is False
-    assert got.clash == [f"--bonus-at-least {seat}={k}", f"--bonus-at-most {seat}={k - 1}"]
+    # (in library terms: the CLI maps them to its options)
+    assert got.clash == [f"bonus_at_least({seat}, {k})", f"bonus_at_most({seat}, {k - 1})"]
 
 
 def test_unknown_prediction_is_an_error() -> None:

@@ -423,15 +423,18 @@ def test_the_time_limit_is_one_total_for_every_solver_call(
     """``prove``'s time limit is for the whole run: the solver calls share it (each had
     the whole limit, so one-empty-cell with 37 calls and 0.5 s took 24 s). The solver is
     faked: the statement proved at once, then each cell's call uses all the time it is
-    given and answers UNKNOWN; the times given add up to the limit, no more."""
+    given and answers UNKNOWN; the time used adds up to the limit, no more."""
     given: list[float] = []
+    used: list[float] = []
 
     def fake_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
         seconds = solver.parameters.max_time_in_seconds
         given.append(seconds)
         if len(given) == 1:
-            return cp_model.INFEASIBLE  # (the statement itself: proved)
+            used.append(0.0)
+            return cp_model.INFEASIBLE  # (the statement itself: proved at once)
         time.sleep(seconds)
+        used.append(seconds)
         return cp_model.UNKNOWN
 
     monkeypatch.setattr(proofs, "solve_cp", fake_solve)
@@ -439,7 +442,11 @@ def test_the_time_limit_is_one_total_for_every_solver_call(
     t0 = time.perf_counter()
     (res,) = prove("one-empty-cell", 5, 1, limit)
     took = time.perf_counter() - t0
-    assert sum(given) <= limit
+    # each call is given at most what the calls before it left, so together they use no
+    # more than the limit (a call that ends early leaves its time to the next)
+    assert sum(used) <= limit
+    for i, seconds in enumerate(given):
+        assert seconds <= limit - sum(used[:i]) + 1e-9, (i, given, used)
     assert len(given) < 37  # (the calls no time was left for were not made)
     assert res.verdict == "UNKNOWN"
     cells = [f"{c}{v}" for v in range(1, Ruleset(5).values + 1) for c in "RBYG"]
