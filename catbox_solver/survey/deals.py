@@ -105,8 +105,8 @@ def _yes_no(seat: int | None, value: bool | None, nodes: int, seconds: float) ->
 def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
     """The rows of ``question`` for one position, within ``timeout`` seconds in all.
 
-    Each seat's search is a :class:`search.dd.Search` used on its own, with the deal's
-    deadline: ``dd_table`` would also search every seat's score after the trick points
+    Each seat's search is a :class:`catbox_solver.dd.search.Search` used on its own, with
+    the deal's deadline: ``dd_table`` would also search every seat's score after the trick points
     (the rest of the time limit on every deal), and ``solve`` every legal play of the
     leader. ``tricks`` first asks every seat's paradox verdict (the sign of its trick
     points), then each seat's exact trick points, so that a timeout leaves each seat at
