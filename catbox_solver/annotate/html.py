@@ -22,7 +22,7 @@ from catbox_solver.annotate.text import (
 from catbox_solver.errors import CatboxError
 from catbox_solver.formats.files import write_whole
 from catbox_solver.formats.notation import position_to_notation
-from catbox_solver.render.sheet import _CSP, _CSS, _ERROR_HOOK
+from catbox_solver.render.sheet import page_head
 from catbox_solver.render.svg import position_svg
 
 SIGNS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!", "best": "", "only": "",
@@ -142,17 +142,7 @@ def analysis_html(a: Analysis, title: str | None = None) -> str:
     invalid = "" if a.verdict.valid else (
         f"<p><strong>The record is not valid: {escape(str(a.verdict))}</strong></p>")
     sections = "\n".join(_mistake(a, n) for n in losing)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<script>{_ERROR_HOOK}</script>
-<style>{_CSS}{_MORE_CSS}</style>
-</head>
-<body>
+    return f"""{page_head(title, _MORE_CSS)}
 <header>
 <h1>{escape(title)}</h1>
 <p class="intro">Each play of the game judged by the exact search with every hand open,

@@ -265,6 +265,23 @@ def puzzle_html(puzzle: Puzzle, number: int, anchor: str, title: str | None = No
     return "\n".join(parts)
 
 
+def page_head(title: str, extra_css: str = "") -> str:
+    """The start of a self-contained page in the sheet's style, up to ``<body>``: its
+    content security policy (no network, nothing but inline style and script), the
+    error hook the browser test reads, and the sheet's stylesheet (plus ``extra_css``)."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<script>{_ERROR_HOOK}</script>
+<style>{_CSS}{extra_css}</style>
+</head>
+<body>"""
+
+
 def sheet_html(puzzles: Sequence[Puzzle], title: str = DEFAULT_TITLE) -> str:
     """The whole sheet as one HTML page (text): title, contents, and the puzzles in groups
     by player count, easiest first in each (:func:`sheet_order`)."""
@@ -297,17 +314,7 @@ def sheet_html(puzzles: Sequence[Puzzle], title: str = DEFAULT_TITLE) -> str:
     contents = "\n".join(toc)
     sections = "\n".join(body)
     count = len(puzzles)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<script>{_ERROR_HOOK}</script>
-<style>{_CSS}</style>
-</head>
-<body>
+    return f"""{page_head(title)}
 <header>
 <h1>{escape(title)}</h1>
 <p class="intro">{counted(count, "puzzle")} for the card game Cat in the Box, by number of
