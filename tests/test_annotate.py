@@ -33,7 +33,7 @@ from catbox_solver.annotate.analysis import (
 from catbox_solver.annotate.html import write_analysis_html
 from catbox_solver.annotate.puzzles import puzzles_from_game
 from catbox_solver.annotate.text import annotated_record
-from catbox_solver.cli import main
+from catbox_solver.cli import common, main
 from catbox_solver.dd.answer import PlayResult
 from catbox_solver.dd.hidden import single_dummy
 from catbox_solver.formats.notation import position_to_notation
@@ -285,9 +285,8 @@ def test_ctrl_c_prints_what_was_analysed(game_file: Path,
 
 def test_progress_on_a_terminal_counts_the_plays(game_file: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from catbox_solver.cli import annotate_cmds
 
-    monkeypatch.setattr(annotate_cmds, "show_progress", lambda quiet: not quiet)
+    monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     code, out, err = run("annotate", str(game_file), "--tricks", "6-8", "--json")
     assert code == 0
     total = len(analysed(3, 10, "paradox").notes)

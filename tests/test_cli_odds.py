@@ -12,7 +12,7 @@ from child import ctrl_c_command
 from click.testing import CliRunner
 from oracles.gen import line_position, random_line, start_position
 
-from catbox_solver.cli import main, solve_cmds
+from catbox_solver.cli import common, main
 from catbox_solver.dd import hidden
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.rules import Ruleset
@@ -128,7 +128,7 @@ def test_ctrl_c_prints_the_odds_over_the_deals_finished(jobs: str) -> None:
 def test_progress_line_counts_the_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a terminal (forced here) one progress line on stderr counts the deals, ended
     once; --quiet shows none."""
-    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     code, out, err = _run("odds", SPLIT, "--samples", "3")
     assert code == 0 and out.startswith("can seat 1 be sure")
     assert err.split("\r")[1:] == [
@@ -165,7 +165,7 @@ def test_jobs_give_the_same_odds() -> None:
 def test_progress_line_shows_the_step_of_a_long_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal searched for longer than hidden.QUIET_FOR (0 here) shows its solve's step
     under way, with the deals done so far."""
-    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     monkeypatch.setattr(hidden, "QUIET_FOR", 0.0)
     code, _, err = _run("odds", SPLIT, "--samples", "2", "--sampled")
     assert code == 0

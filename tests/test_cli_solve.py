@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from oracles.gen import random_line, start_position
 from oracles.minimax_ref import minimax, terminal_value
 
-from catbox_solver.cli import main, solve_cmds
+from catbox_solver.cli import common, main
 from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.search import Search
 from catbox_solver.dd.solve import solve
@@ -261,7 +261,7 @@ def test_progress_line_names_the_search_and_ends_its_line(
     """On a terminal (forced here), solve and ddtable show one progress line on stderr:
     the searches done, the search under way and the range proven for it; the line is
     ended once, also when the time runs out before the last search; --quiet shows none."""
-    monkeypatch.setattr(solve_cmds, "show_progress", lambda quiet: not quiet)
+    monkeypatch.setattr(common, "show_progress", lambda quiet: not quiet)
     pos = _late(4, 3)
     code, out, err = _run("solve", position_to_json(pos), "--question", "tricks")
     assert code == 0 and out.startswith("trick points seat ")

@@ -33,9 +33,9 @@ from catbox_solver.cli.common import (
     echo_json,
     json_option,
     main,
+    progress_line,
     quiet_option,
     ready_search,
-    show_progress,
     stopped,
 )
 from catbox_solver.cli.puzzle_group import puzzle
@@ -71,27 +71,16 @@ def _clock(seconds: float) -> str:
 def _progress(quiet: bool) -> Iterator[Report | None]:
     """The progress line on stderr (a terminal, not --quiet): plays done of all, the time
     left at the pace so far, the play judged last."""
-    if not show_progress(quiet):
-        yield None
-        return
     begun = time.perf_counter()
-    width = 0
 
-    def report(done: int, total: int, what: str) -> None:
-        nonlocal width
+    def text(done: int, total: int, what: str) -> str:
         spent = time.perf_counter() - begun
         left = f", about {_clock(spent / done * (total - done))} left" if done else ""
-        text = f"annotating: {done}/{total} plays done{left}" + (f"; last {what}" if what
-                                                                   else "")
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{text.ljust(width)}{end}", err=True, nl=False)
-        width = 0 if end else len(text)
+        return f"annotating: {done}/{total} plays done{left}" + (
+            f"; last {what}" if what else "")
 
-    try:
+    with progress_line(quiet, text) as report:
         yield report
-    finally:
-        if width:
-            click.echo(err=True)
 
 
 def _tricks(text: str | None) -> tuple[int, int] | None:

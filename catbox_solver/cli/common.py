@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -391,3 +392,31 @@ quiet_option: Callable[[Callable[..., Any]], Callable[..., Any]] = click.option(
 json_option: Callable[[Callable[..., Any]], Callable[..., Any]] = click.option(
     "--json", "as_json", is_flag=True, help="Machine-readable JSON output."
 )
+
+
+@contextmanager
+def progress_line(
+    quiet: bool, text: Callable[[int, int, str], str]
+) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A one-line progress indication on stderr (a terminal only, not with --quiet):
+    the report ``(done, total, what)`` it yields rewrites the line with ``text(done,
+    total, what)``, clearing what a shorter text leaves; the line is ended when all is
+    done, or on leaving (also when the time ran out before the last step). Yields None
+    when no line is shown."""
+    if not show_progress(quiet):
+        yield None
+        return
+    width = 0  # of the open line; 0: no open line
+
+    def report(done: int, total: int, what: str) -> None:
+        nonlocal width
+        line = text(done, total, what)
+        end = "\n" if done >= total else ""
+        click.echo(f"\r{line.ljust(width)}{end}", err=True, nl=False)
+        width = 0 if end else len(line)
+
+    try:
+        yield report
+    finally:
+        if width:
+            click.echo(err=True)

@@ -19,9 +19,9 @@ from catbox_solver.cli.common import (
     echo_json,
     json_option,
     main,
+    progress_line,
     quiet_option,
     ready_search,
-    show_progress,
 )
 from catbox_solver.dd.answer import QUESTIONS, Answer, DDTable
 from catbox_solver.dd.checks import MAX_JOBS
@@ -55,25 +55,13 @@ Report = Callable[[int, int, str], None]  # progress(done, total, what)
 @contextmanager
 def _progress(quiet: bool, label: str, unit: str = "searches") -> Iterator[Report | None]:
     """A one-line progress indication on stderr (terminal only, not with --quiet): the
-    searches (or other ``unit``) done, what is searched now and the range proven for it.
-    The line is ended on leaving, also when the time ran out before the last search."""
-    if not show_progress(quiet):
-        yield None
-        return
-    width = 0  # of the open line, to clear what a shorter text leaves; 0: no open line
+    searches (or other ``unit``) done, what is searched now and the range proven for it."""
 
-    def report(done: int, total: int, what: str) -> None:
-        nonlocal width
-        text = f"{label}: {done}/{total} {unit} done" + (f"; now {what}" if what else "")
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{text.ljust(width)}{end}", err=True, nl=False)
-        width = 0 if end else len(text)
+    def text(done: int, total: int, what: str) -> str:
+        return f"{label}: {done}/{total} {unit} done" + (f"; now {what}" if what else "")
 
-    try:
+    with progress_line(quiet, text) as report:
         yield report
-    finally:
-        if width:
-            click.echo(err=True)
 
 
 def _value_text(
