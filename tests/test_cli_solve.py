@@ -408,3 +408,24 @@ def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dd, "warm_up", lambda: None)
     code, out, err = _run("solve", text)
     assert code == 0 and note not in err
+
+
+def test_warm_up_makes_the_kernel_ready_and_says_how_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``catbox warm-up`` runs the kernel's warm-up once and reports its seconds: JSON
+    for programs, a sentence otherwise, the wait named on stderr unless --quiet."""
+    from catbox_solver.dd import warmup
+
+    calls: list[int] = []
+    monkeypatch.setattr(warmup, "warm_up", lambda: calls.append(1) or time.sleep(0.2))
+    code, out, err = _run("warm-up", "--json")
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["seconds"] and 0.2 <= data["seconds"] < 60
+    assert err == ""
+    code, out, err = _run("warm-up")
+    assert code == 0 and out.startswith("search kernel ready in ") and out.endswith(" s\n")
+    assert err == "making the search kernel ready (compiled once after an install)...\n"
+    code, out, err = _run("warm-up", "--quiet")
+    assert code == 0 and err == ""
+    assert len(calls) == 3
