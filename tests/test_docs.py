@@ -209,6 +209,6 @@ def test_every_option_says_what_it_is_for() -> None:
                 if isinstance(p, click.Option) and "--ruleset" in p.opts]
     assert {name for name, _ in rulesets} == {
         "catbox deal", "catbox play", "catbox simulate", "catbox puzzle generate",
-        "catbox tournament"}
+        "catbox tournament", "catbox survey run"}
     assert {(tuple(p.opts), p.help) for _, p in rulesets} == {
         (("--ruleset", "-r"), "Ruleset preset, optionally with ,switch=value overrides.")}
