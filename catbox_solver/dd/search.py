@@ -86,12 +86,6 @@ class Search:
         self.hero = hero
         self.deadline = deadline
         self.nodes = 0
-        rules = pos.rules
-        self._at_most_4 = rules.players == 2 and rules.two_player_bonus == "at-most-4"
-        preds = pos.predictions
-        self._pred = None if preds is None else preds[hero]
-        self._row_order = rules.row_order
-        self._diagonal = rules.adjacency == "diagonal"
         self._guess: int | None = None  # the outcome u of the last tricks_exact
         # the range proven so far for the value tricks_exact or score_exact is computing
         # (final trick points or score): what is known when the deadline passes;
@@ -106,9 +100,14 @@ class Search:
         self._core = Core(
             hero, (st.n, st.nv, st.redrow, int(st.must_follow), int(st.loss_led), st.red_lead)
         )
+        rules = pos.rules
+        preds = pos.predictions
         self._core.set_score_rules(
-            self._pred, self._at_most_4, rules.interrupted_trick == "removed", self._diagonal,
-            self._row_order,
+            None if preds is None else preds[hero],
+            rules.players == 2 and rules.two_player_bonus == "at-most-4",
+            rules.interrupted_trick == "removed",
+            rules.adjacency == "diagonal",
+            rules.row_order,
         )
 
     @property
