@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 
-from catbox_solver.dd.answer import QUESTIONS
 from catbox_solver.errors import SearchError, SearchTypeError
 from catbox_solver.model.numbers import check_seconds, is_whole
 from catbox_solver.model.position import Position, need_position
+from catbox_solver.questions import QUESTIONS
 
 
 def check_hero(pos: Position, hero: int) -> None:
