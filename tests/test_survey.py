@@ -28,7 +28,13 @@ from catbox_solver.dd.warmup import warm_up
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.survey.deals import answer, deal_seed, run_deals, survey_deal
 from catbox_solver.survey.report import report, report_text, wilson
-from catbox_solver.survey.runner import chunks, local_client, run_survey
+from catbox_solver.survey.runner import (
+    CHUNKS_PER_WORKER,
+    chunks,
+    default_chunk,
+    local_client,
+    run_survey,
+)
 from catbox_solver.survey.spec import SurveyError, SurveySpec
 from catbox_solver.survey.store import Store, part_files, read_rows
 
@@ -424,6 +430,23 @@ def test_chunks() -> None:
     assert chunks([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]
     with pytest.raises(SurveyError):
         chunks([1], 0)
+
+
+def test_default_chunk_leaves_every_worker_several_chunks() -> None:
+    table2 = SurveySpec(2, "official", "table", 0)
+    # alone, about a second of search a chunk
+    assert default_chunk(table2) == 2500
+    assert default_chunk(TABLE3) == 100
+    assert default_chunk(PARADOX2) == 20
+    assert default_chunk(SurveySpec(4, "official", "paradox", 0)) == 1
+    assert default_chunk(SurveySpec(3, "official", "tricks", 0)) == 1
+    # a run of 20,000 deals on 2 workers: 100 a chunk, 200 chunks
+    assert default_chunk(TABLE3, 20_000, 2) == 100
+    # 2,000 deals of 2 players on 2 workers: not one chunk of 2,000 but 16 of 125
+    assert default_chunk(table2, 2000, 2) == 2000 // (CHUNKS_PER_WORKER * 2) == 125
+    assert len(chunks(list(range(2000)), default_chunk(table2, 2000, 2))) == 16
+    # never below one deal
+    assert default_chunk(table2, 3, 64) == 1
 
 
 def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
