@@ -1,18 +1,20 @@
 """Game analysis benchmark: seconds to annotate a whole game (catbox annotate).
 
 Run: ``python bench/bench_annotate.py [--players 3,4,5] [--seeds 0,1,2]
-[--questions paradox,tricks] [--timeout-per-play 60] [--jobs 1]``. For each player count
-and seed a game of seeded random bots (``play_game(Ruleset(players=n), seed)``: random
-bots choose among the legal plays at random, so most rounds end early in a paradox) is
-annotated whole for each question, ``timeout-per-play`` seconds for each search of a
-play. Printed per game: the plays judged, the seconds in all (wall clock, and the
-process's CPU seconds: on a machine shared with other work the wall clock counts the
-waits too, the CPU seconds only the work, close to the wall clock on an idle core), the
-slowest play, and the plays left unknown by the time limit; then per player count and
-question the median and the largest seconds per game. The goal: a 4-player game with
-the paradox question in under a minute, every play decided. There is no rule-of-thumb
-bot in the library (only ``RandomBot``), so only random bots' games are measured. One
-core (run it under ``taskset -c 1``), the compiled engine, warmed up first.
+[--bots random,thumb] [--questions paradox,tricks] [--timeout-per-play 60] [--jobs 1]``.
+For each player count, seed and kind of bot, a game is played
+(``play_game(Ruleset(players=n), seed, bots)``: ``random``, seeded random bots, which
+choose among the legal plays at random, so most rounds end early in a paradox;
+``thumb``, the rule-of-thumb bot of ``games.thumb``, which keeps its options and so plays
+longer rounds, nearer those of people) and annotated whole for each question,
+``timeout-per-play`` seconds for each search of a play. Printed per game: the plays
+judged, the seconds in all (wall clock, and the process's CPU seconds: on a machine
+shared with other work the wall clock counts the waits too, the CPU seconds only the
+work, close to the wall clock on an idle core), the slowest play, and the plays left
+unknown by the time limit; then per player count, bot and question the median and the
+largest seconds per game. The goal: a 4-player game with the paradox question in under
+a minute, every play decided. One core (run it under ``taskset -c 1``), the compiled
+engine, warmed up first.
 """
 
 from __future__ import annotations
@@ -30,8 +32,19 @@ from catbox_solver.annotate.analysis import QUESTIONS, analyse_game  # noqa: E40
 from catbox_solver.dd.checks import MAX_JOBS  # noqa: E402
 from catbox_solver.dd.warmup import warm_up
 from catbox_solver.formats.record import read_record, write_record  # noqa: E402
+from catbox_solver.games.bots import Bot, random_bots  # noqa: E402
 from catbox_solver.games.game import play_game  # noqa: E402
+from catbox_solver.games.thumb import RuleOfThumbBot  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
+
+BOTS = ("random", "thumb")
+
+
+def bots_for(kind: str, players: int, seed: int) -> list[Bot]:
+    """The seats of a benchmark game: seeded random bots, or rule-of-thumb bots."""
+    if kind == "random":
+        return random_bots(players, seed)
+    return [RuleOfThumbBot() for _ in range(players)]
 
 
 def _ints(ap: argparse.ArgumentParser, text: str, what: str, low: int, high: int) -> list[int]:
@@ -50,6 +63,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--players", default="3,4,5", help="player counts, e.g. 3,4")
     ap.add_argument("--seeds", default="0,1,2", help="seeds of the games, e.g. 0,1,2")
+    ap.add_argument("--bots", default="random,thumb", help="random and/or thumb")
     ap.add_argument("--questions", default="paradox,tricks", help="paradox, tricks, score")
     ap.add_argument("--timeout-per-play", type=float, default=60.0,
                     help="seconds for each search of a play")
@@ -57,6 +71,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     args.player_counts = _ints(ap, args.players, "players", 2, 5)
     args.seed_list = _ints(ap, args.seeds, "seeds", 0, 10**9)
+    args.bot_list = [b.strip() for b in args.bots.split(",")]
+    for b in args.bot_list:
+        if b not in BOTS:
+            ap.error(f"--bots: {b!r} is not one of {', '.join(BOTS)}")
     args.question_list = [q.strip() for q in args.questions.split(",")]
     for q in args.question_list:
         if q not in QUESTIONS:
@@ -71,29 +89,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     warm_up()
-    print(f"{'players':>7} {'seed':>4} {'question':>8} {'plays':>5} {'seconds':>8} "
-          f"{'cpu s':>7} {'slowest':>7} {'unknown':>7}")
-    totals: dict[tuple[int, str], list[float]] = {}
-    cpus: dict[tuple[int, str], list[float]] = {}
-    for n in args.player_counts:
-        for seed in args.seed_list:
-            record = read_record(write_record(play_game(Ruleset(players=n), seed=seed)))
-            for q in args.question_list:
-                begun, cpu = time.perf_counter(), time.process_time()
-                a = analyse_game(record, q, args.timeout_per_play, jobs=args.jobs)
-                spent, cpu = time.perf_counter() - begun, time.process_time() - cpu
-                slowest = max((note.seconds for note in a.notes), default=0.0)
-                open_ = sum(note.open for note in a.notes)
-                totals.setdefault((n, q), []).append(spent)
-                cpus.setdefault((n, q), []).append(cpu)
-                print(f"{n:>7} {seed:>4} {q:>8} {len(a.notes):>5} {spent:>8.1f} "
-                      f"{cpu:>7.1f} {slowest:>7.1f} {open_:>7}", flush=True)
+    print(f"{'players':>7} {'bots':>6} {'seed':>4} {'question':>8} {'plays':>5} "
+          f"{'seconds':>8} {'cpu s':>7} {'slowest':>7} {'unknown':>7}")
+    totals: dict[tuple[int, str, str], list[float]] = {}
+    cpus: dict[tuple[int, str, str], list[float]] = {}
+    for n, kind, seed in ((n, k, s) for n in args.player_counts for k in args.bot_list
+                          for s in args.seed_list):
+        game = play_game(Ruleset(players=n), seed=seed, bots=bots_for(kind, n, seed))
+        record = read_record(write_record(game))
+        for q in args.question_list:
+            begun, cpu = time.perf_counter(), time.process_time()
+            a = analyse_game(record, q, args.timeout_per_play, jobs=args.jobs)
+            spent, cpu = time.perf_counter() - begun, time.process_time() - cpu
+            slowest = max((note.seconds for note in a.notes), default=0.0)
+            open_ = sum(note.open for note in a.notes)
+            totals.setdefault((n, kind, q), []).append(spent)
+            cpus.setdefault((n, kind, q), []).append(cpu)
+            print(f"{n:>7} {kind:>6} {seed:>4} {q:>8} {len(a.notes):>5} {spent:>8.1f} "
+                  f"{cpu:>7.1f} {slowest:>7.1f} {open_:>7}", flush=True)
     print()
-    print(f"{'players':>7} {'question':>8} {'games':>5} {'median s':>8} {'max s':>7} "
-          f"{'median cpu s':>12} {'max cpu s':>9}")
-    for (n, q), times in totals.items():
-        used = cpus[n, q]
-        print(f"{n:>7} {q:>8} {len(times):>5} {statistics.median(times):>8.1f} "
+    print(f"{'players':>7} {'bots':>6} {'question':>8} {'games':>5} {'median s':>8} "
+          f"{'max s':>7} {'median cpu s':>12} {'max cpu s':>9}")
+    for (n, kind, q), times in totals.items():
+        used = cpus[n, kind, q]
+        print(f"{n:>7} {kind:>6} {q:>8} {len(times):>5} {statistics.median(times):>8.1f} "
               f"{max(times):>7.1f} {statistics.median(used):>12.1f} {max(used):>9.1f}")
 
 

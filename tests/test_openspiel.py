@@ -18,6 +18,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import catbox_solver.openspiel  # noqa: E402,F401  (registers the game)
+from catbox_solver.games.thumb import thumb_discard, thumb_prediction  # noqa: E402
 from catbox_solver.model.position import Play  # noqa: E402
 from catbox_solver.openspiel import position_of  # noqa: E402
 from catbox_solver.openspiel.bots import (  # noqa: E402
@@ -26,8 +27,6 @@ from catbox_solver.openspiel.bots import (  # noqa: E402
     SingleDummyBot,
     ismcts_bot,
     make_bot,
-    thumb_discard,
-    thumb_prediction,
 )
 from catbox_solver.openspiel.game import (  # noqa: E402
     DISCARD_BASE,
