@@ -9,9 +9,12 @@ LocalCluster of each ``--workers`` count (processes of one thread; ``--threads``
 process of that many threads, for the processes-or-threads choice). Each Dask run
 stores its rows in a fresh temporary directory, as ``catbox survey run`` does; the
 cluster's start is not counted (its workers are warmed up first), the chunks are the
-default ones. Printed: deals per second, the speed-up of each worker count over one, and
-the overhead over the loop. The machine's load average is printed too: on a shared
-machine the figures move with it.
+default ones. Printed: deals per second, the speed-up of the most workers over the
+fewest, the limit of that speed-up (``limit``: the most any schedule could give, as a
+deal is never split: the total search time over the largest ``max(total / workers,
+longest deal)``; a few deals that each take the whole timeout hold it well under the
+worker count), and the overhead over the loop. The machine's load average is printed
+too: on a shared machine the figures move with it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # measure the checkout this script lives in, not an installed copy of the package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -75,6 +79,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def schedule_limit(rows: list[dict[str, Any]], workers: int) -> float:
+    """The largest speed-up any schedule of these deals on ``workers`` workers can reach
+    over one: a deal is not split, so the run takes at least its longest deal, and at
+    least the total over ``workers``. (From the search seconds of the loop's rows: a
+    deal's seconds summed over its seats.)"""
+    per_deal: dict[int, float] = {}
+    for row in rows:
+        per_deal[row["deal"]] = per_deal.get(row["deal"], 0.0) + row["seconds"]
+    total = sum(per_deal.values())
+    longest = max(per_deal.values(), default=0.0)
+    if total <= 0:
+        return float(workers)
+    return total / max(total / workers, longest)
+
+
 def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) -> float:
     """Seconds for ``deals`` deals on a warmed-up LocalCluster of ``workers``."""
     client = local_client(workers, processes)
@@ -96,21 +115,23 @@ def main(argv: list[str] | None = None) -> None:
           f"workers as {mode}")
     print(f"{'players':>7} {'question':>8} {'deals':>6} {'loop/s':>8} "
           + " ".join(f"{f'{w}w/s':>8}" for w in args.worker_counts)
-          + f" {'speed-up':>8} {'overhead':>8}")
+          + f" {'speed-up':>8} {'limit':>6} {'overhead':>8}")
     for n in args.player_counts:
         for q in args.question_list:
             spec = SurveySpec(n, "official", q, 0, timeout=TIMEOUT)
             deals = args.deal_counts[q]
             start = time.perf_counter()
-            run_deals(spec, list(range(deals)))
+            rows = run_deals(spec, list(range(deals)))
             loop = time.perf_counter() - start
+            limit = schedule_limit(rows, max(args.worker_counts))
             times = {w: through_dask(spec, deals, w, not args.threads)
                      for w in args.worker_counts}
             lo, hi = min(args.worker_counts), max(args.worker_counts)
             one = through_dask(spec, deals, 1, not args.threads) if 1 not in times else times[1]
             print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.3g} "
                   + " ".join(f"{deals / times[w]:>8.3g}" for w in args.worker_counts)
-                  + f" {times[lo] / times[hi]:>7.2f}x {100 * (one / loop - 1):>7.1f}%",
+                  + f" {times[lo] / times[hi]:>7.2f}x {limit:>5.2f}x"
+                  + f" {100 * (one / loop - 1):>7.1f}%",
                   flush=True)
 
 
