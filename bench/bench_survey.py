@@ -11,10 +11,9 @@ stores its rows in a fresh temporary directory, as ``catbox survey run`` does; t
 cluster's start is not counted (its workers are warmed up first), the chunks are the
 default ones. Printed: deals per second, the speed-up of the most workers over the
 fewest, the limit of that speed-up (``limit``: the most any schedule could give, as a
-deal is never split: the total search time over the largest ``max(total / workers,
-longest deal)``; a few deals that each take the whole timeout hold it well under the
-worker count), and the overhead over the loop. The machine's load average is printed
-too: on a shared machine the figures move with it.
+deal is never split, see ``schedule_limit``; a few deals that each take the whole
+timeout hold it well under the worker count), and the overhead over the loop. The
+machine's load average is printed too: on a shared machine the figures move with it.
 """
 
 from __future__ import annotations
@@ -81,17 +80,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def schedule_limit(rows: list[dict[str, Any]], workers: int) -> float:
     """The largest speed-up any schedule of these deals on ``workers`` workers can reach
-    over one: a deal is not split, so the run takes at least its longest deal, and at
-    least the total over ``workers``. (From the search seconds of the loop's rows: a
-    deal's seconds summed over its seats.)"""
+    over one. A deal is not split, so no run is shorter than the total over ``workers``,
+    nor than the sum of the k + 1 shortest of the k * workers + 1 longest deals for any
+    k (one worker gets k + 1 of those: k = 0 is the longest deal; with 2 workers and
+    three deals of 60 s, k = 1 gives 120 s). (From the search seconds of the loop's rows:
+    a deal's seconds summed over its seats.)"""
     per_deal: dict[int, float] = {}
     for row in rows:
         per_deal[row["deal"]] = per_deal.get(row["deal"], 0.0) + row["seconds"]
-    total = sum(per_deal.values())
-    longest = max(per_deal.values(), default=0.0)
+    times = sorted(per_deal.values(), reverse=True)
+    total = sum(times)
     if total <= 0:
         return float(workers)
-    return total / max(total / workers, longest)
+    bound = total / workers
+    k = 0
+    while k * workers + 1 <= len(times):
+        top = times[:k * workers + 1]
+        bound = max(bound, sum(top[-(k + 1):]))
+        k += 1
+    return total / bound
 
 
 def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) -> float:
