@@ -113,7 +113,8 @@ class RuleOfThumbBot:
 
     def predict(self, view: PlayerView, choices: tuple[int, ...]) -> int:
         pick = thumb_prediction(view.rules, view.hand)
-        return pick if pick in choices else choices[0]
+        # (the game offers the rules' choices; were it to offer fewer, the nearest)
+        return min(choices, key=lambda k: (abs(k - pick), k))
 
     def play(self, view: PlayerView) -> Play:
         return thumb_play(view.partial_position(), view.seat)
