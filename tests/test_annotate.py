@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles.minimax_ref import play_values
+from script_loader import load_script
 
 from catbox_solver.annotate import analysis as an
 from catbox_solver.annotate.analysis import (
@@ -437,13 +438,7 @@ def test_the_page_in_a_headless_browser(driver: Any, tmp_path: Path) -> None:  #
 def test_bench_annotate_checks_its_arguments_first(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_annotate.py"
-    spec = importlib.util.spec_from_file_location("bench_annotate", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("bench/bench_annotate.py")
     with pytest.raises(SystemExit) as exc:
         module.parse_args(argv)
     assert exc.value.code == 2

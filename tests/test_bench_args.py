@@ -7,7 +7,6 @@ the compiled core is not loaded), and one case per script runs as a real command
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shlex
@@ -17,22 +16,15 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
 
 
 def load(name: str) -> ModuleType:
-    """bench/``name``.py as a module (its own lines put bench/ and the checkout first on
-    sys.path, as when it is run)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """bench/``name``.py as a module."""
+    return load_script(f"bench/{name}.py")
 
 
 def error_of(func: object, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

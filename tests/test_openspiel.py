@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
+from script_loader import load_script  # noqa: E402
 
 import catbox_solver.openspiel  # noqa: E402,F401  (registers the game)
 from catbox_solver.games.thumb import thumb_discard, thumb_prediction  # noqa: E402
@@ -441,15 +442,7 @@ def test_saved_runs_merge() -> None:
 
 
 def _bench() -> Any:
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_bots.py"
-    spec = importlib.util.spec_from_file_location("bench_bots", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/bench_bots.py")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from script_loader import load_script
 
 from catbox_solver.cli import main
 from catbox_solver.dd.solve import value_only
@@ -432,6 +433,13 @@ def test_chunks() -> None:
         chunks([1], 0)
 
 
+def test_bad_chunk_is_an_error_before_any_work(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    with pytest.raises(SurveyError, match="^a chunk holds 1 deal or more, not 0$"):
+        run_survey(PARADOX2, 10, out, chunk=0)
+    assert not out.exists()
+
+
 def test_default_chunk_leaves_every_worker_several_chunks() -> None:
     table2 = SurveySpec(2, "official", "table", 0)
     # alone, about a second of search a chunk
@@ -508,13 +516,7 @@ def test_the_time_is_shared_between_the_seats(monkeypatch: pytest.MonkeyPatch) -
 ])
 def test_bench_survey_bad_arguments(argv: list[str], message: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_survey",
-                                                  ROOT / "bench" / "bench_survey.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench/bench_survey.py")
     with pytest.raises(SystemExit) as exc:
         bench.parse_args(argv)
     assert exc.value.code == 2

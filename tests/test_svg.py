@@ -4,7 +4,6 @@ the board, trick, hands, colors and status of the position; ``catbox render``.""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -15,6 +14,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles.gen import random_line, start_position
+from script_loader import load_script
 
 from catbox_solver.cli import main
 from catbox_solver.errors import PositionError
@@ -298,13 +298,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def make_pictures() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "make_pictures", REPO / "scripts" / "make_pictures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/make_pictures.py")
 
 
 def test_docs_pictures_are_current() -> None:

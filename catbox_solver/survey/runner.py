@@ -61,10 +61,15 @@ def default_chunk(spec: SurveySpec, todo: int = 0, workers: int = 1) -> int:
     return max(1, size)
 
 
-def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
-    """``indices`` cut into lists of ``size`` (the last may be shorter)."""
+def check_chunk(size: int) -> None:
+    """A chunk size is a whole number of deals, 1 or more."""
     if size < 1:
         raise SurveyError(f"a chunk holds 1 deal or more, not {size!r}")
+
+
+def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
+    """``indices`` cut into lists of ``size`` (the last may be shorter)."""
+    check_chunk(size)
     return [list(indices[i:i + size]) for i in range(0, len(indices), size)]
 
 
@@ -157,7 +162,7 @@ def run_survey(
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise SurveyError(f"--workers is a whole number 1 or more, not {workers!r}")
     if chunk is not None:
-        chunks([], chunk)  # (a bad chunk size is an error before any work)
+        check_chunk(chunk)  # before any work
     start = time.perf_counter()
     with Store(out, spec) as store:
         done = store.done()
