@@ -1,7 +1,8 @@
 """Game analysis benchmark: seconds to annotate a whole game (catbox annotate).
 
 Run: ``python bench/bench_annotate.py [--players 3,4,5] [--seeds 0,1,2]
-[--bots random,thumb] [--questions paradox,tricks] [--timeout-per-play 60] [--jobs 1]``.
+[--bots random,thumb] [--questions paradox,tricks] [--timeout-per-play 60] [--jobs 1]
+[--quick]``.
 For each player count, seed and kind of bot, a game is played
 (``play_game(Ruleset(players=n), seed, bots)``: ``random``, seeded random bots, which
 choose among the legal plays at random, so most rounds end early in a paradox;
@@ -11,10 +12,11 @@ longer rounds, nearer those of people) and annotated whole for each question,
 judged, the seconds in all (wall clock, and the process's CPU seconds: on a machine
 shared with other work the wall clock counts the waits too, the CPU seconds only the
 work, close to the wall clock on an idle core), the slowest play, and the plays left
-unknown by the time limit; then per player count, bot and question the median and the
-largest seconds per game. The goal: a 4-player game with the paradox question in under
-a minute, every play decided. One core (run it under ``taskset -c 1``), the compiled
-engine, warmed up first.
+unknown by the time limit (``--quick``: the paradox analyses search only what each mark
+needs, see ``analyse_game``; unknown then counts the marks left open); then per player
+count, bot and question the median and the largest seconds per game. The goal: a
+4-player game with the paradox question in under a minute, every play decided. One
+core (run it under ``taskset -c 1``), the compiled engine, warmed up first.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--timeout-per-play", type=float, default=60.0,
                     help="seconds for each search of a play")
     ap.add_argument("--jobs", type=int, default=1, help="plays judged at once (0: per core)")
+    ap.add_argument("--quick", action="store_true",
+                    help="paradox: search only what each mark needs (catbox annotate --quick)")
     args = ap.parse_args(argv)
     args.player_counts = _ints(ap, args.players, "players", 2, 5)
     args.seed_list = _ints(ap, args.seeds, "seeds", 0, 10**9)
@@ -99,7 +103,8 @@ def main(argv: list[str] | None = None) -> None:
         record = read_record(write_record(game))
         for q in args.question_list:
             begun, cpu = time.perf_counter(), time.process_time()
-            a = analyse_game(record, q, args.timeout_per_play, jobs=args.jobs)
+            a = analyse_game(record, q, args.timeout_per_play, jobs=args.jobs,
+                             quick=args.quick and q == "paradox")
             spent, cpu = time.perf_counter() - begun, time.process_time() - cpu
             slowest = max((note.seconds for note in a.notes), default=0.0)
             open_ = sum(note.open for note in a.notes)

@@ -37,6 +37,7 @@ from catbox_solver.annotate.text import annotated_record
 from catbox_solver.cli import common, main
 from catbox_solver.dd.answer import PlayResult
 from catbox_solver.dd.hidden import single_dummy
+from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.formats.record import GameRecord, read_record, write_record
 from catbox_solver.games.game import play_game
@@ -112,6 +113,51 @@ def test_the_games_hold_every_kind_of_mark() -> None:
              for q in ("paradox", "tricks", "score")}
     assert marks["paradox"] == {"blunder", "best", "only"}
     assert {"mistake", "best", "only", "inaccuracy"} <= marks["tricks"] | marks["score"]
+
+
+@pytest.mark.parametrize(("players", "seed"), GAMES)
+def test_quick_gives_the_marks_of_the_full_analysis(players: int, seed: int) -> None:
+    """A quick analysis marks every play as the full one does, except that it calls
+    ``best`` what the full one may call ``only``; a losing play is judged in full (the
+    same values and line), and a safe play skips the others' values."""
+    rec = record(players, seed)
+    full = analysed(players, seed, "paradox")
+    quick = analyse_game(rec, "paradox", tricks=last(rec, 3 if players <= 3 else 2),
+                         quick=True)
+    assert quick.unknown == 0 and len(quick.notes) == len(full.notes)
+    for q, f in zip(quick.notes, full.notes, strict=True):
+        assert (q.round, q.trick, q.seat, q.play) == (f.round, f.trick, f.seat, f.play)
+        assert q.mark == f.mark or (q.mark, f.mark) == ("best", "only"), q
+        assert q.value_played == f.value_played
+        if q.every_value:
+            assert (q.values, q.best, q.mark, q.line) == (f.values, f.best, f.mark, f.line)
+            if q.mark in LOSING:  # a best line from the position, replayed
+                assert q.better[0] in q.best
+                pos = q.position
+                for p in q.better:
+                    pos = pos.play(p)
+        else:
+            assert q.value_played is True and q.value_best is True and q.mark == "best"
+            assert q.best == (q.play,) and not q.open
+            mine = next(r for r in q.values if r.play == q.play)
+            assert mine.result is True
+            assert any(r.result is None for r in q.values)
+
+
+def test_quick_skips_values_and_is_for_paradox(game_file: Path) -> None:
+    rec = record(3, 10)
+    a = analyse_game(rec, "paradox", tricks=(6, 8), quick=True)
+    assert sum(not n.every_value for n in a.notes) >= 5
+    with pytest.raises(SearchError, match="^a quick analysis is for the paradox question"):
+        analyse_game(rec, "tricks", tricks=(6, 8), quick=True)
+    code, out, err = run("annotate", str(game_file), "--tricks", "6-8", "--quick", "--json",
+                         "-q")
+    assert (code, err) == (0, "")
+    rows = json.loads(out)["plays"]
+    assert [r["every_value"] for r in rows] == [n.every_value for n in a.notes]
+    assert [r["mark"] for r in rows] == [n.mark for n in a.notes]
+    code, out, err = run("annotate", str(game_file), "--quick", "--question", "tricks")
+    assert (code, out, err) == (2, "", "error: --quick is for --question paradox, not tricks\n")
 
 
 def test_the_summary_counts_the_marks() -> None:

@@ -112,6 +112,46 @@ def test_dd_equals_plain_minimax(part: int) -> None:
     assert cases >= 200
 
 
+@pytest.mark.parametrize("part", range(2))
+def test_only_searches_the_plays_asked(part: int) -> None:
+    """solve(only=[play]) gives that play its exact value; every other play is unknown
+    (tricks and score: with a range holding its value) or, when it takes the value of
+    the play asked by symmetry, exact; the answer's value, when given, is the right one."""
+    cases = skipped = decided = 0
+    for i, (pos, hero) in enumerate(small_positions()):
+        if i % 4 != part:
+            continue
+        plays = pos.legal_plays()
+        for q in questions_for(pos, hero):
+            expect = [minimax(pos.after(p), hero, q) for p in plays]
+            k = (i * 7) % len(plays)
+            ans = solve(pos, hero, q, only=[plays[k]])
+            assert [r.play for r in ans.plays] == list(plays)
+            assert ans.plays[k].result == expect[k], (pos, hero, q, plays[k])
+            for j, r in enumerate(ans.plays):
+                if r.result is not None:
+                    assert r.result == expect[j], (pos, hero, q, plays[j])
+                else:
+                    skipped += 1
+                    if r.bounds is not None:
+                        assert r.bounds[0] <= int(expect[j]) <= r.bounds[1]
+            mover = q == "table" or pos.to_move == hero
+            if ans.value is not None:
+                assert ans.value == (max(expect) if mover else min(expect)), (pos, hero, q)
+                decided += 1
+            cases += 1
+    assert cases >= 100 and skipped >= 100 and decided >= 20, (cases, skipped, decided)
+
+
+def test_only_names_legal_plays() -> None:
+    pos, hero = small_positions()[0]
+    illegal = next(p for row in PLAYS[1:] for p in row if p not in pos.legal_plays())
+    with pytest.raises(SearchError, match=f"^only: Play\\('{illegal.text}'\\) is not a legal "):
+        solve(pos, hero, "paradox", only=[illegal])
+    with pytest.raises(SearchError, match="^only: '"):
+        solve(pos, hero, "paradox", only=pos.legal_plays()[0].text)  # type: ignore[arg-type]
+
+
 def test_principal_variation_replays_to_the_value() -> None:
     """The principal variation is legal move by move (checked Position.play) and ends the
     round with exactly the value claimed."""

@@ -15,6 +15,12 @@ made, the best value and the best plays, and a mark:
 - ``unknown``: the time limit left the values open so that the mark is not proven (the
   proven ranges are kept; a mark is only ever given when every value it could be has it).
 
+With ``quick`` (paradox only) each play is searched first on its own: when it keeps the
+mover safe it is marked ``best`` (no play can be better) and the other plays are not
+searched; only otherwise are they all. A quick analysis so gives every mark that a full
+one gives, except that ``best`` stands for "best or all equal" where the full one may say
+``only``, and the values of the plays a mark did not need stay unsearched (``None``).
+
 With ``hidden`` each play with a choice is also judged by what the mover could know
 (single dummy over the deals consistent with its view, :func:`catbox_solver.dd.hidden.
 single_dummy`): a double-dummy blunder that was the best bet is no mistake of the player.
@@ -29,7 +35,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -163,7 +169,8 @@ class PlayNote:
     ``bounds_played`` / ``bounds_best``), the best plays (those known to reach the best
     value), the ``mark``, the ``loss`` range, ``line``: the best line of play after the
     play made (for a losing play, what refutes it), ``better``: a best line from the
-    position, and the single-dummy verdict when asked."""
+    position, the single-dummy verdict when asked, and ``every_value``: were all the
+    legal plays' values asked for (False when a quick analysis did not need them)."""
 
     round: int
     trick: int
@@ -182,10 +189,14 @@ class PlayNote:
     better: tuple[Play, ...]
     seconds: float
     hidden: HiddenNote | None = None
+    every_value: bool = True
 
     @property
     def open(self) -> bool:
-        """Is any value of this play left unknown by the time limit?"""
+        """Is anything asked of this play left unknown by the time limit? Every legal
+        play's value when ``every_value``; else (a quick analysis) the play's mark."""
+        if not self.every_value:
+            return self.mark == "unknown"
         return self.value_best is None or any(r.result is None for r in self.values)
 
     def to_json(self) -> dict[str, Any]:
@@ -217,6 +228,7 @@ class PlayNote:
         row["line"] = [p.text for p in self.line]
         row["better"] = [p.text for p in self.better]
         row["hidden"] = None if self.hidden is None else self.hidden.to_json()
+        row["every_value"] = self.every_value
         row["seconds"] = round(self.seconds, 6)
         return row
 
@@ -409,22 +421,33 @@ def judge_step(
     samples: int = 100,
     seed: int = 0,
     stop: StopSignal | None = None,
+    quick: bool = False,
 ) -> PlayNote:
     """Judge one play: solve the position before it for the mover (``timeout`` seconds
     for each search), mark the play, find the line after it (for a losing play) and,
-    with ``hidden``, the single-dummy verdict. Ctrl-C in the main thread raises
-    :class:`Interrupted`."""
+    with ``hidden``, the single-dummy verdict. ``quick`` (paradox): the play made is
+    searched first, and the others only when its mark needs them (see the module's
+    docstring). Ctrl-C in the main thread raises :class:`Interrupted`."""
     started = time.perf_counter()
     pos, hero = step.position, step.seat
-    answer: Answer = solve(pos, hero, cast(Question, question), timeout, stop=stop)
+    if quick and question != "paradox":
+        raise SearchError(f"a quick analysis is for the paradox question, not {question!r}")
+    if quick:
+        answer = _quick_answer(step, timeout, stop)
+    else:
+        answer = solve(pos, hero, cast(Question, question), timeout, stop=stop)
+    every_value = not quick or all(r.result is not None for r in answer.plays)
     played = next(r for r in answer.plays if r.play == step.play)
     mark, loss = judge(question, answer.plays, step.play)
     best: tuple[Play, ...] = ()
     if answer.value is not None:
         best = tuple(r.play for r in answer.plays if r.result == answer.value)
     line: tuple[Play, ...] = ()
+    better = answer.pv
     if mark in LOSING and played.result is not None:
         line = _line_after(pos, step.play, hero, question, played.result, timeout, stop)
+        if not better and answer.value is not None:
+            better = _line_after(pos, best[0], hero, question, answer.value, timeout, stop)
     hidden_note = None
     if hidden and len(answer.plays) > 1:
         hidden_note = _hidden(step, question, samples, seed, timeout)
@@ -432,9 +455,27 @@ def judge_step(
         round=step.round, trick=step.trick, seat=hero, play=step.play, position=pos,
         values=answer.plays, value_played=played.result, value_best=answer.value,
         bounds_played=played.bounds, bounds_best=answer.bounds, best=best, mark=mark,
-        loss=loss, line=line, better=answer.pv, seconds=time.perf_counter() - started,
-        hidden=hidden_note,
+        loss=loss, line=line, better=better, seconds=time.perf_counter() - started,
+        hidden=hidden_note, every_value=every_value,
     )
+
+
+def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) -> Answer:
+    """The paradox answer a quick analysis needs for ``step``: the play made alone, and
+    only when it loses (it no longer keeps the mover safe) the mover's other plays, which
+    decide between ``blunder`` and ``only``. The plays not searched stay unknown."""
+    pos, hero = step.position, step.seat
+    answer = solve(pos, hero, "paradox", timeout, stop=stop, only=(step.play,))
+    mine = next(r for r in answer.plays if r.play == step.play)
+    if mine.result is not False or all(r.result is not None for r in answer.plays):
+        return answer
+    others = [p for p in pos.legal_plays() if p != step.play]
+    rest = solve(pos, hero, "paradox", timeout, stop=stop, only=others)
+    plays = tuple(mine if r.play == step.play else r for r in rest.plays)
+    known = [r.result for r in plays]
+    value = True if True in known else None if None in known else False  # (the mover's)
+    return replace(rest, value=value, plays=plays, nodes=answer.nodes + rest.nodes,
+                   seconds=answer.seconds + rest.seconds)
 
 
 def _hidden(step: Step, question: str, samples: int, seed: int,
@@ -469,6 +510,7 @@ def analyse_game(
     *,
     rounds: Sequence[int] | None = None,
     tricks: tuple[int, int] | None = None,
+    quick: bool = False,
 ) -> Analysis:
     """Judge every play of ``record`` for ``question`` (see the module's docstring).
 
@@ -480,12 +522,15 @@ def analyse_game(
     analysis is the same. ``progress(done, total, what)`` after each play. ``rounds``:
     judge only the plays of these rounds (numbered from 1); ``tricks`` (first, last):
     only those of these tricks of each round (the end of a round is quick to judge, its
-    first lead the slowest). Ctrl-C raises :class:`AnalysisInterrupted` with the plays
+    first lead the slowest). ``quick`` (paradox): search only what each mark needs (see
+    the module's docstring). Ctrl-C raises :class:`AnalysisInterrupted` with the plays
     judged by then."""
     if not isinstance(record, GameRecord):
         raise SearchError(f"a GameRecord is needed, not {type(record).__name__}")
     if question not in QUESTIONS:
         raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
+    if quick and question != "paradox":
+        raise SearchError(f"a quick analysis is for the paradox question, not {question!r}")
     if timeout_per_play is not None:
         check_seconds(timeout_per_play)
     check_int(samples, "samples", 1, 10**7)
@@ -522,7 +567,8 @@ def analyse_game(
     if jobs == 1:
         try:
             for i, step in enumerate(steps):
-                notes[i] = judge_step(step, question, timeout_per_play, hidden, samples, seed)
+                notes[i] = judge_step(step, question, timeout_per_play, hidden, samples, seed,
+                                      quick=quick)
                 report(i)
         except KeyboardInterrupt:  # (in a search: Interrupted; between two: plain)
             raise AnalysisInterrupted(result(False)) from None
@@ -533,7 +579,8 @@ def analyse_game(
     def one(i: int) -> None:
         if signal.stopped:
             return
-        note = judge_step(steps[i], question, timeout_per_play, hidden, samples, seed, signal)
+        note = judge_step(steps[i], question, timeout_per_play, hidden, samples, seed, signal,
+                          quick)
         if signal.stopped and (note.open or note.mark == "unknown"):
             return  # cut short by Ctrl-C, not by the time limit: not kept
         with lock:

@@ -96,14 +96,15 @@ def _tricks(text: str | None) -> tuple[int, int] | None:
 
 def _analyse(record: GameRecord, question: str, hidden: bool, samples: int, seed: int,
              timeout: float | None, jobs: int, quiet: bool, rounds: tuple[int, ...],
-             tricks: str | None) -> tuple[Analysis, bool]:
+             tricks: str | None, quick: bool = False) -> tuple[Analysis, bool]:
     """The analysis, and whether Ctrl-C cut it short."""
     span = _tricks(tricks)
     ready_search(quiet)
     with _progress(quiet) as report:
         try:
             return analyse_game(record, question, timeout, hidden, samples, seed, jobs,
-                                report, rounds=rounds or None, tricks=span), False
+                                report, rounds=rounds or None, tricks=span,
+                                quick=quick), False
         except AnalysisInterrupted as e:
             assert isinstance(e.partial, Analysis)
             return e.partial, True
@@ -146,12 +147,17 @@ _timeout = click.option(
               help="Write the record with the marks as comments to FILE (still a valid "
               "record).")
 @click.option("--brief", is_flag=True, help="List only the plays that lose or stay unknown.")
+@click.option("--quick", is_flag=True,
+              help="Paradox: search each play made first, and the others only when its "
+              "mark needs them (a safe play is marked best; the other values stay "
+              "unsearched).")
 @json_option
 @quiet_option
 def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, seed: int,
                  timeout: float | None, rounds: tuple[int, ...], tricks: str | None,
                  jobs: int, html_file: str | None,
-                 annotated_file: str | None, brief: bool, as_json: bool, quiet: bool) -> None:
+                 annotated_file: str | None, brief: bool, quick: bool, as_json: bool,
+                 quiet: bool) -> None:
     """Judge every play of a game record with the exact search.
 
     For each play, the position before it is solved with every hand open, the player who
@@ -163,10 +169,14 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
     writes a page with each losing play's board; --annotated writes the record with a
     comment on each losing play.
 
-    Exit code 3 when a value was left unknown, 1 when the record does not verify (the
-    plays before its first illegal event are judged, then the referee's message), 2 on
-    a malformed record or bad option, 130 after Ctrl-C (what was judged by then is
-    printed). RECORD '-' reads standard input.
+    --quick (paradox) searches only what each mark needs: the play made first, and the
+    other plays only when it loses; a safe play is then marked best, meaning best or all
+    worth the same, and the values not needed stay unsearched.
+
+    Exit code 3 when a value was left unknown (with --quick: a mark), 1 when the record
+    does not verify (the plays before its first illegal event are judged, then the
+    referee's message), 2 on a malformed record or bad option, 130 after Ctrl-C (what was
+    judged by then is printed). RECORD '-' reads standard input.
 
     \b
     Examples:
@@ -175,11 +185,14 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
       catbox annotate docs/games/3p-seed5.txt --html analysis.html --annotated notes.txt --brief
       catbox annotate docs/games/3p-seed5.txt --hidden --samples 20 --jobs 0
       catbox annotate docs/games/3p-seed5.txt --round 2 --tricks 4-8   # one round's end
+      catbox annotate docs/games/3p-seed5.txt --quick --brief
       catbox play --players 4 --seed 7 --record game.txt   # then: catbox annotate game.txt
     """
+    if quick and question != "paradox":
+        raise SearchError(f"--quick is for --question paradox, not {question}")
     record = _read(record_file)
     analysis, cut = _analyse(record, question, hidden, samples, seed, timeout, jobs, quiet,
-                             rounds, tricks)
+                             rounds, tricks, quick)
     if as_json:
         echo_json(analysis.to_json())
     else:

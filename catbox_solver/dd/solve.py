@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import queue
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from catbox_solver.dd.answer import (
@@ -61,6 +61,7 @@ def solve(
     *,
     jobs: int = 1,
     stop: StopSignal | None = None,
+    only: Collection[Play] | None = None,
 ) -> Answer:
     """Answer ``question`` for ``hero`` on ``pos``: the value, the value after each legal
     play of the player to move, a principal variation. ``timeout`` in seconds: when it
@@ -71,7 +72,10 @@ def solve(
     play's exact value, with its proven range as it narrows).
     ``jobs``: how many plays to search at once, each in
     a thread with its own search and table (0: one per core); the answer is the same.
-    ``stop``: a :class:`StopSignal` that ends the solve early, as a timeout would."""
+    ``stop``: a :class:`StopSignal` that ends the solve early, as a timeout would.
+    ``only``: search only these legal plays (and any play worth the same by symmetry);
+    the others are left unknown as a timeout leaves them, and the value is known only
+    when the plays searched decide it (the hero's one safe play decides ``paradox``)."""
     check_question(question)
     check_hero(pos, hero)
     jobs = check_jobs(jobs)
@@ -89,6 +93,10 @@ def solve(
         return Answer(question, hero, value, (), (), 0, time.perf_counter() - start, to_move)
     twins = _twins(pos, plays) if question != "score" else [None] * len(plays)
     searched = [i for i, twin in enumerate(twins) if twin is None]  # a twin takes its value
+    if only is not None:
+        wanted = _wanted(plays, twins, only)
+        searched = [i for i in searched if i in wanted]
+    every = len(searched) == sum(twin is None for twin in twins)  # every play searched
     # tricks and score: first the sign of every play (u >= 0, the paradox verdict), then
     # each play's exact value from there. The same searches as one play after another,
     # but a timeout leaves every play reached with a proven range, not only the first.
@@ -168,7 +176,9 @@ def solve(
                 answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
                                     len(phases) > 1)
             else:
-                answer = _with_line(search, question, plays, twins, found, solved_by)
+                answer = (_with_line(search, question, plays, twins, found, solved_by)
+                          if every else _cut_short(search, question, plays, twins, found,
+                                                   under_way, ranges, len(phases) > 1))
     finally:
         if stop is not None:
             stop._drop(searches)
@@ -177,6 +187,21 @@ def solve(
     if guard.hit:
         raise Interrupted(answer)
     return answer
+
+
+def _wanted(plays: Sequence[Play], twins: Sequence[int | None],
+            only: Collection[Play]) -> set[int]:
+    """The indices of the plays to search for ``only``: each play's own, or the earlier
+    play whose value it takes by symmetry."""
+    wanted = set()
+    for pl in only:
+        if not isinstance(pl, Play) or pl not in plays:
+            raise SearchError(f"only: {pl!r} is not a legal play here "
+                              f"(one of {' '.join(p.text for p in plays)})")
+        i = plays.index(pl)
+        twin = twins[i]
+        wanted.add(i if twin is None else twin)
+    return wanted
 
 
 def _cut_short(
