@@ -463,14 +463,16 @@ def judge_step(
 def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) -> Answer:
     """The paradox answer a quick analysis needs for ``step``: the play made alone, and
     only when it loses (it no longer keeps the mover safe) the mover's other plays, which
-    decide between ``blunder`` and ``only``. The plays not searched stay unknown."""
+    decide between ``blunder`` and ``only``, in the time the first search left of
+    ``timeout``. The plays not searched stay unknown."""
     pos, hero = step.position, step.seat
     answer = solve(pos, hero, "paradox", timeout, stop=stop, only=(step.play,))
     mine = next(r for r in answer.plays if r.play == step.play)
     if mine.result is not False or all(r.result is not None for r in answer.plays):
         return answer
     others = [p for p in pos.legal_plays() if p != step.play]
-    rest = solve(pos, hero, "paradox", timeout, stop=stop, only=others)
+    left = None if timeout is None else max(0.0, timeout - answer.seconds)  # (one budget)
+    rest = solve(pos, hero, "paradox", left, stop=stop, only=others)
     plays = tuple(mine if r.play == step.play else r for r in rest.plays)
     known = [r.result for r in plays]
     value = True if True in known else None if None in known else False  # (the mover's)
