@@ -118,36 +118,47 @@ def test_the_games_hold_every_kind_of_mark() -> None:
 @pytest.mark.parametrize(("players", "seed"), GAMES)
 def test_quick_gives_the_marks_of_the_full_analysis(players: int, seed: int) -> None:
     """A quick analysis marks every play as the full one does, except that it calls
-    ``best`` what the full one may call ``only``; a losing play is judged in full (the
-    same values and line), and a safe play skips the others' values."""
+    ``best`` what the full one may call ``only``; every value it gives is the full one's;
+    a safe play skips the others' values, and a losing one names a safe play and its
+    line when there is one, or proves every play lost."""
     rec = record(players, seed)
     full = analysed(players, seed, "paradox")
     quick = analyse_game(rec, "paradox", tricks=last(rec, 3 if players <= 3 else 2),
                          quick=True)
     assert quick.unknown == 0 and len(quick.notes) == len(full.notes)
+    kinds = set()
     for q, f in zip(quick.notes, full.notes, strict=True):
         assert (q.round, q.trick, q.seat, q.play) == (f.round, f.trick, f.seat, f.play)
         assert q.mark == f.mark or (q.mark, f.mark) == ("best", "only"), q
-        assert q.value_played == f.value_played
+        assert (q.value_played, q.value_best) == (f.value_played, f.value_best)
+        exact = {r.play: r.result for r in f.values}
+        assert [r.play for r in q.values] == list(exact)
+        assert all(r.result in (None, exact[r.play]) for r in q.values)
+        assert not q.open
+        if q.mark in LOSING:
+            assert q.line == f.line
+            assert q.better[0] in q.best and exact[q.better[0]] is True
+            pos = q.position
+            for p in q.better:
+                pos = pos.play(p)
         if q.every_value:
-            assert (q.values, q.best, q.mark, q.line) == (f.values, f.best, f.mark, f.line)
-            if q.mark in LOSING:  # a best line from the position, replayed
-                assert q.better[0] in q.best
-                pos = q.position
-                for p in q.better:
-                    pos = pos.play(p)
+            assert (q.values, q.best) == (f.values, f.best)
+            kinds.add("every value")
+        elif q.mark == "best":
+            assert q.value_played is True and q.best == (q.play,)
+            kinds.add("safe")
         else:
-            assert q.value_played is True and q.value_best is True and q.mark == "best"
-            assert q.best == (q.play,) and not q.open
-            mine = next(r for r in q.values if r.play == q.play)
-            assert mine.result is True
-            assert any(r.result is None for r in q.values)
+            assert q.mark == "blunder" and len(q.best) == 1
+            kinds.add("blunder")
+    assert kinds >= {"every value", "safe"}, kinds
 
 
 def test_quick_skips_values_and_is_for_paradox(game_file: Path) -> None:
     rec = record(3, 10)
     a = analyse_game(rec, "paradox", tricks=(6, 8), quick=True)
     assert sum(not n.every_value for n in a.notes) >= 5
+    # a losing play proven a blunder by the one search of the position before it
+    assert sum(n.mark == "blunder" and not n.every_value for n in a.notes) == 2
     with pytest.raises(SearchError, match="^a quick analysis is for the paradox question"):
         analyse_game(rec, "tricks", tricks=(6, 8), quick=True)
     code, out, err = run("annotate", str(game_file), "--tricks", "6-8", "--quick", "--json",

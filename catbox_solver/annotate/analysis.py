@@ -17,9 +17,12 @@ made, the best value and the best plays, and a mark:
 
 With ``quick`` (paradox only) each play is searched first on its own: when it keeps the
 mover safe it is marked ``best`` (no play can be better) and the other plays are not
-searched; only otherwise are they all. A quick analysis so gives every mark that a full
-one gives, except that ``best`` stands for "best or all equal" where the full one may say
-``only``, and the values of the plays a mark did not need stay unsearched (``None``).
+searched. When it loses, the position before it is searched as a whole: safe, then some
+other play is (a blunder, with the first safe play of a best line); not safe, then every
+play loses (``only``, each value proven False by that one search). A quick analysis so
+gives every mark that a full one gives, except that ``best`` stands for "best or all
+equal" where the full one may say ``only``, and the values of the plays a mark did not
+need stay unsearched (``None``).
 
 With ``hidden`` each play with a choice is also judged by what the mover could know
 (single dummy over the deals consistent with its view, :func:`catbox_solver.dd.hidden.
@@ -31,10 +34,11 @@ verify`): a record that does not verify is analysed up to its first illegal even
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, cast
@@ -395,22 +399,30 @@ def _line_after(
         return (play,)
     search = Search(pos, hero, deadline_after(timeout, search_clock()))
     search.st.push(play)
+    with _watched(search, stop):
+        try:
+            search.principal_variation(question, value, line)
+        except OutOfTime:
+            pass
+    return tuple(line)
+
+
+@contextlib.contextmanager
+def _watched(search: Search, stop: StopSignal | None) -> Iterator[None]:
+    """Run a search that ``stop`` and Ctrl-C (in the main thread: :class:`Interrupted`
+    after it) both end, as a timeout would."""
     if stop is not None:
         stop._add([search])  # (a StopSignal's searches: stopped with it)
     try:
         with ctrl_c_stops(search.stop) as guard:
             if guard.active:
                 search.watch()
-            try:
-                search.principal_variation(question, value, line)
-            except OutOfTime:
-                pass
+            yield
     finally:
         if stop is not None:
             stop._drop([search])
     if guard.hit:
         raise Interrupted(None)
-    return tuple(line)
 
 
 def judge_step(
@@ -426,7 +438,8 @@ def judge_step(
     """Judge one play: solve the position before it for the mover (``timeout`` seconds
     for each search), mark the play, find the line after it (for a losing play) and,
     with ``hidden``, the single-dummy verdict. ``quick`` (paradox): the play made is
-    searched first, and the others only when its mark needs them (see the module's
+    searched first, and the position before it only when its mark needs it (see the
+    module's
     docstring). Ctrl-C in the main thread raises :class:`Interrupted`."""
     started = time.perf_counter()
     pos, hero = step.position, step.seat
@@ -462,22 +475,41 @@ def judge_step(
 
 def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) -> Answer:
     """The paradox answer a quick analysis needs for ``step``: the play made alone, and
-    only when it loses (it no longer keeps the mover safe) the mover's other plays, which
-    decide between ``blunder`` and ``only``, in the time the first search left of
-    ``timeout``. The plays not searched stay unknown."""
+    only when it loses (it no longer keeps the mover safe) the position before it, in
+    the time the first search left of ``timeout``. Safe there means some other play is
+    safe: a blunder, with the first safe play of a best line; not safe means every play
+    loses (each value False, as proven by the one search): ``only``. The plays not
+    searched stay unknown."""
     pos, hero = step.position, step.seat
     answer = solve(pos, hero, "paradox", timeout, stop=stop, only=(step.play,))
     mine = next(r for r in answer.plays if r.play == step.play)
     if mine.result is not False or all(r.result is not None for r in answer.plays):
         return answer
-    others = [p for p in pos.legal_plays() if p != step.play]
     left = None if timeout is None else max(0.0, timeout - answer.seconds)  # (one budget)
-    rest = solve(pos, hero, "paradox", left, stop=stop, only=others)
-    plays = tuple(mine if r.play == step.play else r for r in rest.plays)
-    known = [r.result for r in plays]
-    value = True if True in known else None if None in known else False  # (the mover's)
-    return replace(rest, value=value, plays=plays, nodes=answer.nodes + rest.nodes,
-                   seconds=answer.seconds + rest.seconds)
+    begun = search_clock()
+    search = Search(pos, hero, deadline_after(left, begun))
+    value: bool | None = None
+    line: list[Play] = []
+    complete = False
+    with _watched(search, stop):
+        try:
+            value = bool(search.exact("paradox"))
+            if value:
+                search.principal_variation("paradox", True, line)
+            complete = True
+        except OutOfTime:
+            pass
+    if value is False:
+        results = [PlayResult(p, False) for p in pos.legal_plays()]
+    else:
+        safe = line[0] if line else None
+        results = [mine if p == step.play else PlayResult(p, True if p == safe else None)
+                   for p in pos.legal_plays()]
+        if safe is None:
+            value = None  # (the time ran out before a safe play was named)
+    return replace(answer, value=value, plays=tuple(results), pv=tuple(line),
+                   pv_complete=complete, nodes=answer.nodes + search.nodes,
+                   seconds=answer.seconds + time.perf_counter() - begun)
 
 
 def _hidden(step: Step, question: str, samples: int, seed: int,
