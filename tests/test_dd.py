@@ -14,6 +14,7 @@ from oracles.dd_positions import questions_for, small_positions
 from oracles.gen import random_line, start_position
 from oracles.minimax_ref import minimax, terminal_value
 
+from catbox_solver.dd import solve as solve_mod
 from catbox_solver.dd.fast import FastState, pack_hand, unpack_hand
 from catbox_solver.dd.kernel import (
     B_SIZE,
@@ -150,6 +151,28 @@ def test_only_names_legal_plays() -> None:
         solve(pos, hero, "paradox", only=[illegal])
     with pytest.raises(SearchError, match="^only: '"):
         solve(pos, hero, "paradox", only=pos.legal_plays()[0].text)  # type: ignore[arg-type]
+
+
+def test_filling_every_play_from_the_position_needs_the_right_quantifier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """solve's one search of the position (paradox, table) fills in every play only when
+    the position's value makes them all equal: false for the player who wants it true (an
+    OR), true for a coalition seat (an AND). Filling them whatever the value (planted
+    here) gives wrong plays, which the comparison with the plain minimax sees, or a line
+    that cannot keep the value."""
+    monkeypatch.setattr(solve_mod, "_every_play",
+                        lambda search, question, hero_moves: search.exact(question))
+    wrong = 0
+    for pos, hero in small_positions()[:60]:
+        for q in questions_for(pos, hero):
+            if q in ("paradox", "table") and len(pos.legal_plays()) > 1:
+                expect = [minimax(pos.after(p), hero, q) for p in pos.legal_plays()]
+                try:
+                    wrong += [r.result for r in solve(pos, hero, q).plays] != expect
+                except SearchError:  # (or its line, searched on the wrong value, fails)
+                    wrong += 1
+    assert wrong >= 10, wrong
 
 
 def test_principal_variation_replays_to_the_value() -> None:

@@ -449,10 +449,11 @@ def _check_progress(
 
 def test_solve_reports_each_search_and_the_range_proven() -> None:
     """progress(done, total, what) of a solve: one step per search, in order (tricks and
-    score: every play's paradox verdict, then every play's exact value; mirror plays
-    searched once), named by its play and its question; while an exact value is searched
-    the range proven so far is shown, narrowing, and it holds the play's value."""
-    shown = 0
+    score: every play's paradox verdict, then every play's exact value; paradox and
+    table: the position as a whole, then each play unless that decided them all; mirror
+    plays searched once), named by its play and its question; while an exact value is
+    searched the range proven so far is shown, narrowing, and it holds the play's value."""
+    shown = whole = 0
     for pos, hero in small_positions()[:80]:
         for q in questions_for(pos, hero):
             calls, record = _recorder()
@@ -463,13 +464,22 @@ def test_solve_reports_each_search_and_the_range_proven() -> None:
             label = {"paradox": "paradox verdict", "table": "can all finish?"}
             if q in label:
                 steps = [f"{plays[i].text}: {label[q]}" for i in searched]
-                exact: list[Value] = [None] * len(searched)
+                if len(searched) > 1:
+                    values = {r.result for r in ans.plays}
+                    wants = q == "table" or pos.to_move == hero
+                    steps = [f"every play: {label[q]}"] + steps
+                    if values == {not wants}:  # the position's one search decided them:
+                        total = len(steps)     # the bar ends there
+                        assert calls == [(0, total, steps[0]), (total, total, "")]
+                        whole += 1
+                        continue
+                exact: list[Value] = [None] * len(steps)
             else:
                 steps = [f"{plays[i].text}: paradox verdict" for i in searched]
                 steps += [f"{plays[i].text}: exact {q}" for i in searched]
                 exact = [None] * len(searched) + [ans.plays[i].result for i in searched]
             shown += _check_progress(calls, steps, exact)
-    assert shown >= 500
+    assert shown >= 500 and whole >= 20, (shown, whole)
 
 
 def test_dd_table_reports_each_search_and_the_range_proven() -> None:

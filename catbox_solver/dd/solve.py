@@ -118,7 +118,26 @@ def solve(
     free: queue.SimpleQueue[Search] = queue.SimpleQueue()
     for s in searches:
         free.put(s)
-    steps = _Steps(len(phases) * len(searched), progress, jobs, _long(pos))
+    # paradox and table: first one search of the position, which may decide every play
+    whole = every and question in ("paradox", "table") and len(searched) > 1
+    steps = _Steps(len(phases) * len(searched) + whole, progress, jobs, _long(pos))
+    every_play: list[Value] = [None]
+    whole_by: list[Search] = [search]  # (the search that ran it, whose table has the line)
+
+    def whole_step() -> None:
+        """Search the position as a whole (see _every_play)."""
+        s = free.get()
+        try:
+            steps.start(s, "every play: " + (
+                "paradox verdict" if question == "paradox" else "can all finish?"))
+            every_play[0] = _every_play(s, question, to_move == hero)
+            whole_by[0] = s
+            steps.end()
+        except OutOfTime:
+            steps.stopped = True
+            raise
+        finally:
+            free.put(s)
 
     def step(phase: str, i: int) -> None:
         """Search play i's sign or exact value on a free search (its state is the
@@ -168,6 +187,12 @@ def solve(
         # (Ctrl-C: Interrupted with what was proven)
         with searches_stop_on_ctrl_c(searches) as guard:
             try:
+                if whole:
+                    steps.run([whole_step])
+                if every_play[0] is not None:  # every play's value, from that one search
+                    found.update((i, every_play[0]) for i in searched)
+                    solved_by.update((i, whole_by[0]) for i in searched)
+                    phases = ()
                 for phase in phases:
                     steps.run([functools.partial(step, phase, i) for i in searched])
                 if progress is not None:
@@ -187,6 +212,18 @@ def solve(
     if guard.hit:
         raise Interrupted(answer)
     return answer
+
+
+def _every_play(search: Search, question: Question, hero_moves: bool) -> Value:
+    """The value of every play of the player to move when one search of the position
+    proves it, else None. A ``paradox`` or ``table`` value is the OR of its plays' values
+    for a player who wants it true (the hero avoiding a paradox; anyone at the table) and
+    the AND for a coalition seat: a false OR makes every play false, a true AND every
+    play true. Otherwise the search stopped at one play that decides the position, and
+    its table is kept for the plays' own searches."""
+    wants = question == "table" or hero_moves
+    value = search.exact(question)
+    return value if value != wants else None
 
 
 def _wanted(plays: Sequence[Play], twins: Sequence[int | None],
