@@ -15,11 +15,11 @@ made, the best value and the best plays, and a mark:
 - ``unknown``: the time limit left the values open so that the mark is not proven (the
   proven ranges are kept; a mark is only ever given when every value it could be has it).
 
-With ``quick`` (paradox only) each play is searched first on its own: when it keeps the
-mover safe it is marked ``best`` (no play can be better) and the other plays are not
-searched. When it loses, the position before it is searched as a whole: safe, then some
-other play is (a blunder, with the first safe play of a best line); not safe, then every
-play loses (``only``, each value proven False by that one search). A quick analysis so
+With ``quick`` (paradox only) each play asks one search, with one table, only what its
+mark needs: first the position before it, as a whole; if the mover cannot be safe there,
+every play loses (``only``, each value proven False by that search). Otherwise the play
+made: safe, it is ``best`` (no play can be better) and the other plays are not searched;
+lost, it is a blunder, with the first safe play of a best line. A quick analysis so
 gives every mark that a full one gives, except that ``best`` stands for "best or all
 equal" where the full one may say ``only``, and the values of the plays a mark did not
 need stay unsearched (``None``).
@@ -39,7 +39,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
@@ -438,8 +438,7 @@ def judge_step(
     """Judge one play: solve the position before it for the mover (``timeout`` seconds
     for each search), mark the play, find the line after it (for a losing play) and,
     with ``hidden``, the single-dummy verdict. ``quick`` (paradox): the play made is
-    searched first, and the position before it only when its mark needs it (see the
-    module's
+    searched as far as its mark needs, the position before it first (see the module's
     docstring). Ctrl-C in the main thread raises :class:`Interrupted`."""
     started = time.perf_counter()
     pos, hero = step.position, step.seat
@@ -474,42 +473,37 @@ def judge_step(
 
 
 def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) -> Answer:
-    """The paradox answer a quick analysis needs for ``step``: the play made alone, and
-    only when it loses (it no longer keeps the mover safe) the position before it, in
-    the time the first search left of ``timeout``. Safe there means some other play is
-    safe: a blunder, with the first safe play of a best line; not safe means every play
-    loses (each value False, as proven by the one search): ``only``. The plays not
-    searched stay unknown."""
-    pos, hero = step.position, step.seat
-    answer = solve(pos, hero, "paradox", timeout, stop=stop, only=(step.play,))
-    mine = next(r for r in answer.plays if r.play == step.play)
-    if mine.result is not False or all(r.result is not None for r in answer.plays):
-        return answer
-    left = None if timeout is None else max(0.0, timeout - answer.seconds)  # (one budget)
+    """The paradox answer a quick analysis needs for ``step``, from one search with one
+    table and ``timeout``: first the position before the play; not safe there means every
+    play loses (each value False, proven by that search): ``only``. Safe, then the play
+    made: safe too, ``best``; lost, a blunder, with the first safe play of a best line.
+    The plays not searched stay unknown."""
+    pos, hero, played = step.position, step.seat, step.play
     begun = search_clock()
-    search = Search(pos, hero, deadline_after(left, begun))
+    search = Search(pos, hero, deadline_after(timeout, begun))
     value: bool | None = None
+    mine: bool | None = None
     line: list[Play] = []
-    complete = False
     with _watched(search, stop):
         try:
             value = bool(search.exact("paradox"))
             if value:
-                search.principal_variation("paradox", True, line)
-            complete = True
+                search.st.push(played)
+                mine = bool(search.exact("paradox"))
+                search.st.pop()
+                if not mine:
+                    search.principal_variation("paradox", True, line)
         except OutOfTime:
             pass
+    plays = pos.legal_plays()
     if value is False:
-        results = [PlayResult(p, False) for p in pos.legal_plays()]
+        results = [PlayResult(p, False) for p in plays]
     else:
-        safe = line[0] if line else None
-        results = [mine if p == step.play else PlayResult(p, True if p == safe else None)
-                   for p in pos.legal_plays()]
-        if safe is None:
-            value = None  # (the time ran out before a safe play was named)
-    return replace(answer, value=value, plays=tuple(results), pv=tuple(line),
-                   pv_complete=complete, nodes=answer.nodes + search.nodes,
-                   seconds=answer.seconds + time.perf_counter() - begun)
+        safe = line[0] if line else played if mine else None
+        results = [PlayResult(p, mine if p == played else True if p == safe else None)
+                   for p in plays]
+    return Answer("paradox", hero, value, tuple(results), tuple(line), search.nodes,
+                  time.perf_counter() - begun, pos.to_move, pv_complete=bool(line))
 
 
 def _hidden(step: Step, question: str, samples: int, seed: int,

@@ -148,8 +148,8 @@ _timeout = click.option(
               "record).")
 @click.option("--brief", is_flag=True, help="List only the plays that lose or stay unknown.")
 @click.option("--quick", is_flag=True,
-              help="Paradox: search each play made alone first, and the position before it "
-              "only when it loses (a safe play is marked best; values not needed stay "
+              help="Paradox: search only what each mark needs, the position before the "
+              "play, then the play (a safe play is marked best; values not needed stay "
               "unsearched).")
 @json_option
 @quiet_option
@@ -169,9 +169,9 @@ def annotate_cmd(record_file: str, question: str, hidden: bool, samples: int, se
     writes a page with each losing play's board; --annotated writes the record with a
     comment on each losing play.
 
-    --quick (paradox) searches only what each mark needs: the play made alone first, and
-    the position before it only when it loses; a safe play is then marked best, meaning
-    best or all worth the same, and the values not needed stay unsearched.
+    --quick (paradox) searches only what each mark needs: the position before the play,
+    then the play made; a safe play is then marked best, meaning best or all worth the
+    same, and the values not needed stay unsearched.
 
     Exit code 3 when a value was left unknown (with --quick: a mark), 1 when the record
     does not verify (the plays before its first illegal event are judged, then the
