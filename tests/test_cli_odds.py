@@ -169,10 +169,11 @@ def test_progress_line_shows_the_step_of_a_long_deal(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(hidden, "QUIET_FOR", 0.0)
     code, _, err = _run("odds", SPLIT, "--samples", "2", "--sampled")
     assert code == 0
+    # (deal 1: the position's one search gives both plays' verdicts; deal 2: it does not)
     assert [part.rstrip() for part in err.split("\r")[1:]] == [
-        "odds: 0/2 deals done; now deal 1: 1y: paradox verdict",
-        "odds: 0/2 deals done; now deal 1: 3g: paradox verdict",
+        "odds: 0/2 deals done; now deal 1: every play: paradox verdict",
         "odds: 1/2 deals done",
+        "odds: 1/2 deals done; now deal 2: every play: paradox verdict",
         "odds: 1/2 deals done; now deal 2: 1y: paradox verdict",
         "odds: 1/2 deals done; now deal 2: 3g: paradox verdict",
         "odds: 2/2 deals done",

@@ -124,28 +124,21 @@ def solve(
     every_play: list[Value] = [None]
     whole_by: list[Search] = [search]  # (the search that ran it, whose table has the line)
 
-    def whole_step() -> None:
-        """Search the position as a whole (see _every_play)."""
-        s = free.get()
-        try:
-            steps.start(s, "every play: " + (
-                "paradox verdict" if question == "paradox" else "can all finish?"))
-            every_play[0] = _every_play(s, question, to_move == hero)
-            whole_by[0] = s
-            steps.end()
-        except OutOfTime:
-            steps.stopped = True
-            raise
-        finally:
-            free.put(s)
-
     def step(phase: str, i: int) -> None:
         """Search play i's sign or exact value on a free search (its state is the
-        position: each step makes the play and takes it back)."""
+        position: each step makes the play and takes it back); phase "whole": the
+        position itself (see _every_play)."""
         if steps.stopped:
             return
         s = free.get()
         try:
+            if phase == "whole":
+                steps.start(s, "every play: " + (
+                    "paradox verdict" if question == "paradox" else "can all finish?"))
+                every_play[0] = _every_play(s, question, to_move == hero)
+                whole_by[0] = s
+                steps.end()
+                return
             what = f"{plays[i].text}: " + (
                 "paradox verdict" if phase == "sign" or question == "paradox" else
                 "can all finish?" if question == "table" else
@@ -188,7 +181,7 @@ def solve(
         with searches_stop_on_ctrl_c(searches) as guard:
             try:
                 if whole:
-                    steps.run([whole_step])
+                    steps.run([functools.partial(step, "whole", -1)])
                 if every_play[0] is not None:  # every play's value, from that one search
                     found.update((i, every_play[0]) for i in searched)
                     solved_by.update((i, whole_by[0]) for i in searched)
