@@ -46,7 +46,7 @@ from typing import Any, cast
 from catbox_solver.dd.answer import Answer, OutOfTime, PlayResult
 from catbox_solver.dd.checks import check_jobs, deadline_after
 from catbox_solver.dd.hidden import single_dummy
-from catbox_solver.dd.search import Search
+from catbox_solver.dd.search import Search, searches_stop_on_ctrl_c
 from catbox_solver.dd.solve import solve
 from catbox_solver.dd.threads import StopSignal, run_in_threads
 from catbox_solver.dd.warmup import search_clock
@@ -414,9 +414,7 @@ def _watched(search: Search, stop: StopSignal | None) -> Iterator[None]:
     if stop is not None:
         stop._add([search])  # (a StopSignal's searches: stopped with it)
     try:
-        with ctrl_c_stops(search.stop) as guard:
-            if guard.active:
-                search.watch()
+        with searches_stop_on_ctrl_c([search]) as guard:
             yield
     finally:
         if stop is not None:
@@ -442,8 +440,7 @@ def judge_step(
     docstring). Ctrl-C in the main thread raises :class:`Interrupted`."""
     started = time.perf_counter()
     pos, hero = step.position, step.seat
-    if quick and question != "paradox":
-        raise SearchError(f"a quick analysis is for the paradox question, not {question!r}")
+    _check_quick(quick, question)
     if quick:
         answer = _quick_answer(step, timeout, stop)
     else:
@@ -455,11 +452,8 @@ def judge_step(
     if answer.value is not None:
         best = tuple(r.play for r in answer.plays if r.result == answer.value)
     line: tuple[Play, ...] = ()
-    better = answer.pv
     if mark in LOSING and played.result is not None:
         line = _line_after(pos, step.play, hero, question, played.result, timeout, stop)
-        if not better and answer.value is not None:
-            better = _line_after(pos, best[0], hero, question, answer.value, timeout, stop)
     hidden_note = None
     if hidden and len(answer.plays) > 1:
         hidden_note = _hidden(step, question, samples, seed, timeout)
@@ -467,9 +461,15 @@ def judge_step(
         round=step.round, trick=step.trick, seat=hero, play=step.play, position=pos,
         values=answer.plays, value_played=played.result, value_best=answer.value,
         bounds_played=played.bounds, bounds_best=answer.bounds, best=best, mark=mark,
-        loss=loss, line=line, better=better, seconds=time.perf_counter() - started,
+        loss=loss, line=line, better=answer.pv, seconds=time.perf_counter() - started,
         hidden=hidden_note, every_value=every_value,
     )
+
+
+def _check_quick(quick: bool, question: str) -> None:
+    """A quick analysis answers the paradox question only."""
+    if quick and question != "paradox":
+        raise SearchError(f"a quick analysis is for the paradox question, not {question!r}")
 
 
 def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) -> Answer:
@@ -484,6 +484,7 @@ def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) ->
     value: bool | None = None
     mine: bool | None = None
     line: list[Play] = []
+    line_done = True  # (False: the time ran out inside the line)
     with _watched(search, stop):
         try:
             value = bool(search.exact("paradox"))
@@ -492,18 +493,20 @@ def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) ->
                 mine = bool(search.exact("paradox"))
                 search.st.pop()
                 if not mine:
+                    line_done = False
                     search.principal_variation("paradox", True, line)
+                    line_done = True
         except OutOfTime:
             pass
     plays = pos.legal_plays()
     if value is False:
         results = [PlayResult(p, False) for p in plays]
     else:
-        safe = line[0] if line else played if mine else None
+        safe = line[0] if line else None  # (a safe play other than the one made)
         results = [PlayResult(p, mine if p == played else True if p == safe else None)
                    for p in plays]
     return Answer("paradox", hero, value, tuple(results), tuple(line), search.nodes,
-                  time.perf_counter() - begun, pos.to_move, pv_complete=bool(line))
+                  time.perf_counter() - begun, pos.to_move, pv_complete=line_done)
 
 
 def _hidden(step: Step, question: str, samples: int, seed: int,
@@ -557,8 +560,7 @@ def analyse_game(
         raise SearchError(f"a GameRecord is needed, not {type(record).__name__}")
     if question not in QUESTIONS:
         raise SearchError(f"unknown question {question!r} (one of {', '.join(QUESTIONS)})")
-    if quick and question != "paradox":
-        raise SearchError(f"a quick analysis is for the paradox question, not {question!r}")
+    _check_quick(quick, question)
     if timeout_per_play is not None:
         check_seconds(timeout_per_play)
     check_int(samples, "samples", 1, 10**7)
