@@ -4,6 +4,8 @@ small search (random play almost never finishes a round without a paradox)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections import Counter
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracles.gen import paradox_free_round, random_line, replay, start_position
 
-from catbox_solver.errors import IllegalPlayError
+from catbox_solver.errors import IllegalPlayError, PositionError
 from catbox_solver.model.deal import deck
 from catbox_solver.model.position import PLAYS, Play, Position, cell_bit, largest_group
 from catbox_solver.model.rules import RED, SCORE_ONLY, SWITCHES, Ruleset
@@ -309,3 +311,41 @@ def test_score_only_switches_change_no_play(
     assert (there.tricks_won, there.paradox_by, there.tricks_left, there.used) == (
         line[-1].tricks_won, line[-1].paradox_by, line[-1].tricks_left, line[-1].used)
     assert there.legal_plays() == line[-1].legal_plays()
+
+
+@given(round_setup)
+def test_positions_pickle_and_copy_as_themselves(setup: tuple[int, str, int]) -> None:
+    """A pickled Position comes back equal, with the same legal plays and notation (it is
+    rebuilt through its checked constructor); copies are the Position itself (immutable)."""
+    players, spec, seed = setup
+    rules = rules_for(players, spec)
+    for pos in random_line(start_position(rules, seed), seed):
+        back = pickle.loads(pickle.dumps(pos))
+        assert back == pos and hash(back) == hash(pos)
+        assert back.legal_plays() == pos.legal_plays()
+        assert back.notation() == pos.notation()
+        assert copy.copy(pos) is pos and copy.deepcopy(pos) is pos
+
+
+class _Forged:
+    """Pickles as a Position built from ``args``: a pickle a file could hold."""
+
+    def __init__(self, args: tuple[object, ...]) -> None:
+        self.args = args
+
+    def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
+        return (Position, self.args)
+
+
+def test_unpickling_checks_the_position() -> None:
+    """A pickle of a Position that breaks the rules does not load silently: the
+    constructor's check runs (here one cell claimed by two seats)."""
+    pos = start_position(Ruleset(players=3), 5)
+    pos = pos.play(pos.legal_plays()[0])
+    args = pos.__reduce__()[1]
+    mine = pos.owners[pos.leader]
+    owners = tuple(mine for _ in pos.owners)
+    forged = pickle.dumps(_Forged((args[0], owners, *args[2:])))
+    assert pickle.loads(pickle.dumps(_Forged(args))) == pos
+    with pytest.raises(PositionError):
+        pickle.loads(forged)

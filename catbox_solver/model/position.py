@@ -592,6 +592,21 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Position is immutable: cannot set {name}")
 
+    def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
+        """Pickled as its constructor's arguments, so unpickling checks it again (the
+        fields cannot be set one by one: a Position is immutable)."""
+        return (Position, (self.rules, self.owners, self.neutral, self.hands, self.colors,
+                           self.leader, self.trick, self.tricks_won, self.predictions,
+                           self.tricks_left))
+
+    def __copy__(self) -> Position:
+        """Itself: a Position is immutable."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Position:
+        """Itself: a Position is immutable."""
+        return self
+
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Position is immutable: cannot delete {name}")
 

@@ -128,30 +128,9 @@ class Round:
     position: Position | None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
-        """Itself: OpenSpiel clones a Python state by deep-copying its attributes, and a
-        Round is immutable (its Position forbids the attribute setting a copy needs)."""
+        """Itself: a Round is immutable (OpenSpiel clones a Python state by deep-copying
+        its attributes)."""
         return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled with the Position's fields (OpenSpiel serializes a Python state by
-        pickling it; a Position cannot be rebuilt attribute by attribute)."""
-        pos = self.position
-        fields = None if pos is None else (
-            pos.rules, pos.owners, pos.neutral, pos.hands, pos.colors, pos.leader, pos.trick,
-            pos.tricks_won, pos.predictions, pos.tricks_left,
-        )
-        return (_unpickle_round, (self.number, self.start, self.dealt, self.revealed,
-                                  self.discards, self.predictions, self.plays, fields))
-
-
-def _unpickle_round(
-    number: int, start: int, dealt: tuple[tuple[int, ...], ...], revealed: tuple[int, ...],
-    discards: tuple[int | None, ...], predictions: tuple[int | None, ...] | None,
-    plays: tuple[tuple[int, Play], ...], fields: tuple[Any, ...] | None,
-) -> Round:
-    """A pickled Round again (its Position checked as it is rebuilt)."""
-    pos = None if fields is None else Position(*fields)
-    return Round(number, start, dealt, revealed, discards, predictions, plays, pos)
 
 
 def new_round(rules: Ruleset, number: int) -> Round:
