@@ -12,14 +12,15 @@ import pytest
 from oracles.csp import RoundState
 from oracles.gen import replay
 from ortools.sat.python import cp_model
+from ortools.sat.python.cp_model_helper import CpSolverStatus
 
 from catbox_solver.cpsat import proofs
 from catbox_solver.cpsat.exists import WitnessBug, make_solver
 from catbox_solver.cpsat.model import (
     RoundModel,
-    _cell,
     add_clause,
     build_free_round,
+    cell_index,
     empty_at_end_lit,
     neg,
     or_lit,
@@ -263,7 +264,7 @@ def _fixed_round(rules: Ruleset, hands: Sequence[Sequence[int]], discards: Seque
     for v in rm.revealed if rules.players == 2 else ():
         rm.model.add(rm.revealed[v] == list(revealed).count(v))
     for s, play in enumerate(line):
-        add_clause(rm.model, [rm.x[s][_cell(play.value, play.color)]])
+        add_clause(rm.model, [rm.x[s][cell_index(play.value, play.color)]])
     return rm
 
 
@@ -377,7 +378,7 @@ def test_which_cells_can_stay_empty_agrees_with_a_plain_search(players: int) -> 
         for v, c in {(v, c) for _p, empty, _ in endings for v, c in empty}:
             rm = _fixed_round(rules, hands, discards, revealed, line)
             _paradox_free(rm)
-            add_clause(rm.model, [empty_at_end_lit(rm, _cell(v, c))])
+            add_clause(rm.model, [empty_at_end_lit(rm, cell_index(v, c))])
             if _feasible(rm):
                 by_model.add((v, c))
         assert by_model == by_reading, (seed, [p.text for p in line])
@@ -427,7 +428,7 @@ def test_the_time_limit_is_one_total_for_every_solver_call(
     given: list[float] = []
     used: list[float] = []
 
-    def fake_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    def fake_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> CpSolverStatus:
         seconds = solver.parameters.max_time_in_seconds
         given.append(seconds)
         if len(given) == 1:

@@ -16,16 +16,14 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from catbox_solver.cpsat.bonus import bonus_active_lit, group_bound_var, group_size_var
 from catbox_solver.cpsat.model import (
     Lit,
     RoundModel,
     add_clause,
     add_owner_at_end,
-    bonus_active_lit,
     build_round,
     empty_at_end_lit,
-    group_bound_var,
-    group_size_var,
     neg,
     no_paradox_lit,
     paradox_lit,

@@ -33,7 +33,7 @@ from ortools.sat.python import cp_model
 
 from catbox_solver.errors import SearchError
 from catbox_solver.model.position import Position
-from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
+from catbox_solver.model.rules import RED, Ruleset
 
 Lit = Any
 """A CP-SAT Boolean literal, or a Python bool for a fact known when the model is built."""
@@ -175,7 +175,8 @@ class RoundModel:
         return s if s >= 0 else None
 
 
-def _cell(value: int, color: int) -> int:
+def cell_index(value: int, color: int) -> int:
+    """The cell of (value, color) as the model numbers it (as Position's bits)."""
     return (value - 1) * 4 + color
 
 
@@ -189,10 +190,10 @@ def build_round(pos: Position) -> RoundModel:
     model = cp_model.CpModel()
     held = {v for h in pos.hands for v in h}
     cells = [
-        _cell(v, c)
+        cell_index(v, c)
         for v in range(1, rules.values + 1)
         for c in range(4)
-        if not pos.used >> _cell(v, c) & 1 and v in held
+        if not pos.used >> cell_index(v, c) & 1 and v in held
     ]
     steps = pos.tricks_left * n - len(pos.trick) if pos.tricks_left else 0
     rm = RoundModel(
@@ -206,7 +207,7 @@ def build_round(pos: Position) -> RoundModel:
         cells,
     )
     rm.used_at_start = {
-        _cell(v, c): bool(pos.used >> _cell(v, c) & 1)
+        cell_index(v, c): bool(pos.used >> cell_index(v, c) & 1)
         for v in range(1, rules.values + 1)
         for c in range(4)
     }
@@ -229,7 +230,7 @@ def build_free_round(
     ``discards`` fix the seats whose cards are known (None for an unknown seat)."""
     n = rules.players
     model = cp_model.CpModel()
-    cells = [_cell(v, c) for v in range(1, rules.values + 1) for c in range(4)]
+    cells = [cell_index(v, c) for v in range(1, rules.values + 1) for c in range(4)]
     rm = RoundModel(rules, model, None, rules.tricks * n, rules.tricks, 0, 1, cells)
     add_free_deal(rm)
     add_known_cards(rm, hands, rm.hand, "hand", rules.tricks + 1)
@@ -270,13 +271,13 @@ def add_free_deal(rm: RoundModel) -> None:
     rules, model, n = rules_model_n(rm)
     after = rules.tricks + 1
     for p in range(n):
-        rm.hand.append({v: model.new_int_var(0, after, f"hand{p}_{v}") for v in _values(rules)})
+        rm.hand.append({v: model.new_int_var(0, after, f"hand{p}_{v}") for v in card_values(rules)})
         rm.discards.append(
-            {v: model.new_int_var(0, rules.discards, f"disc{p}_{v}") for v in _values(rules)}
+            {v: model.new_int_var(0, rules.discards, f"disc{p}_{v}") for v in card_values(rules)}
         )
         model.add(sum(rm.hand[p].values()) == after)
         model.add(sum(rm.discards[p].values()) == rules.discards)
-    for v in _values(rules):
+    for v in card_values(rules):
         rm.revealed[v] = model.new_int_var(0, 3 if n == 2 else 0, f"revealed{v}")
         rm.hidden[v] = model.new_int_var(0, rules.copies if n == 2 else 0, f"hidden{v}")
         if rules.leftover:
@@ -291,26 +292,27 @@ def add_free_deal(rm: RoundModel) -> None:
     if n == 2:
         model.add(sum(rm.revealed.values()) == rules.neutral_tokens)
         model.add(sum(rm.hidden.values()) == rules.leftover - rules.neutral_tokens)
-    for v in _values(rules):
+    for v in card_values(rules):
         if n == 2:
             order = [3, 2, 1]  # green, yellow, blue
             tokens = [model.new_bool_var(f"neutral{v}_{c}") for c in order]
             model.add(sum(tokens) == rm.revealed[v])
             model.add_implication(tokens[1], tokens[0])
             model.add_implication(tokens[2], tokens[1])
-            rm.used_at_start[_cell(v, RED)] = False
+            rm.used_at_start[cell_index(v, RED)] = False
             for c, tok in zip(order, tokens, strict=True):
-                rm.used_at_start[_cell(v, c)] = tok
+                rm.used_at_start[cell_index(v, c)] = tok
         else:
             for c in range(4):
-                rm.used_at_start[_cell(v, c)] = False
+                rm.used_at_start[cell_index(v, c)] = False
 
 
 def rules_model_n(rm: RoundModel) -> tuple[Ruleset, cp_model.CpModel, int]:
     return rm.rules, rm.model, rm.players
 
 
-def _values(rules: Ruleset) -> range:
+def card_values(rules: Ruleset) -> range:
+    """The card values 1..rules.values."""
     return range(1, rules.values + 1)
 
 
@@ -535,8 +537,8 @@ def red_broken_lit(rm: RoundModel, s: int) -> Lit:
     """Some token lies on the red row before step s."""
     if s not in rm.red_broken:
         reds = []
-        for v in _values(rm.rules):
-            cell = _cell(v, RED)
+        for v in card_values(rm.rules):
+            cell = cell_index(v, RED)
             if cell in rm.empty[s]:
                 reds.append(neg(rm.empty[s][cell]))
             else:
@@ -567,7 +569,7 @@ def add_red_lead(rm: RoundModel) -> None:
             for p in range(n):
                 for v, has in rm.has[j][p].items():
                     for c in (1, 2, 3):
-                        e = rm.empty[s].get(_cell(v, c), False)
+                        e = rm.empty[s].get(cell_index(v, c), False)
                         add_clause(
                             model,
                             [neg(rm.seat(s, p)), neg(has), neg(rm.keeps[j][p][c]), neg(e), non_red],
@@ -578,7 +580,7 @@ def add_red_lead(rm: RoundModel) -> None:
             for v, xr in red_plays:
                 for p in range(n):
                     for c in (1, 2, 3):
-                        e = rm.empty[s].get(_cell(v, c), False)
+                        e = rm.empty[s].get(cell_index(v, c), False)
                         add_clause(
                             model,
                             [neg(xr), broken, neg(rm.seat(s, p)), neg(rm.keeps[j][p][c]), neg(e)],
@@ -598,7 +600,7 @@ def add_must_follow(rm: RoundModel) -> None:
         for p in range(n):
             for v, has in rm.has[j][p].items():
                 for c in range(4):
-                    e = rm.empty[s].get(_cell(v, c), False)
+                    e = rm.empty[s].get(cell_index(v, c), False)
                     add_clause(
                         model,
                         [
@@ -625,9 +627,9 @@ def add_trick_winner(rm: RoundModel) -> None:
     for j in range(rm.tricks):
         steps = list(rm.steps_of_trick(j))
         in_trick: dict[int, Lit] = {}
-        for v in _values(rm.rules):
+        for v in card_values(rm.rules):
             for c in range(4):
-                cell = _cell(v, c)
+                cell = cell_index(v, c)
                 lits = [rm.x[s][cell] for s in steps if cell in rm.x[s]]
                 const = j == 0 and any(pl.cell == cell for pl in pre)
                 if const:
@@ -638,12 +640,13 @@ def add_trick_winner(rm: RoundModel) -> None:
                     b = model.new_bool_var(f"intrick{j}_{cell}")
                     model.add(sum(lits) == b)
                     in_trick[cell] = b
-        any_red = or_lit(model, [in_trick[_cell(v, RED)] for v in _values(rm.rules)], f"anyred{j}")
+        reds = [in_trick[cell_index(v, RED)] for v in card_values(rm.rules)]
+        any_red = or_lit(model, reds, f"anyred{j}")
         win: dict[int, Lit] = {}
         for c in range(4):
             higher: Lit = False
             for v in range(nv, 0, -1):
-                cell = _cell(v, c)
+                cell = cell_index(v, c)
                 conds = [in_trick[cell], neg(higher)]
                 if c != RED:
                     conds += [rm.led[j][c], neg(any_red)]
@@ -695,7 +698,7 @@ def add_paradox(rm: RoundModel) -> None:
                 continue
             for v, has in rm.has[j][p].items():
                 for c in range(4):
-                    e = rm.empty[s].get(_cell(v, c), False)
+                    e = rm.empty[s].get(cell_index(v, c), False)
                     lits = [neg(rm.paradox[s]), neg(seat), neg(has), neg(rm.keeps[j][p][c]), neg(e)]
                     if lead_never and c == RED:
                         lits.append(neg(red_broken_lit(rm, s)))
@@ -810,191 +813,3 @@ def add_owner_at_end(rm: RoundModel, cell: int, owner: int | None, enforce: Lit)
     add_clause(model, [neg(empty_at_end_lit(rm, cell))], enforce)
     for s in range(rm.steps):
         add_clause(model, [neg(rm.x[s][cell]), rm.seat(s, owner)], enforce)
-
-
-# ---- the prediction bonus (built only when a bonus or score question asks) ---------------
-
-
-def board_neighbours(rules: Ruleset) -> list[tuple[int, int]]:
-    """Every pair of adjacent cells (c < d) of the research board: rows top to bottom in
-    ``rules.row_order``, columns by value; orthogonal neighbours, plus the diagonal ones
-    with ``adjacency='diagonal'`` (as :func:`catbox_solver.model.position.largest_group`)."""
-    row_of = {COLOR_CHARS.index(ch): r for r, ch in enumerate(rules.row_order)}
-    color_of = {r: c for c, r in row_of.items()}
-    steps = [(1, 0), (0, 1)]
-    if rules.adjacency == "diagonal":
-        steps += [(1, 1), (1, -1)]
-    out: list[tuple[int, int]] = []
-    for v in _values(rules):
-        for c in range(4):
-            r = row_of[c]
-            for dr, dv in steps:
-                r2, v2 = r + dr, v + dv
-                if 0 <= r2 < 4 and 1 <= v2 <= rules.values:
-                    a, b = _cell(v, c), _cell(v2, color_of[r2])
-                    out.append((min(a, b), max(a, b)))
-    return out
-
-
-def owned_at_end(rm: RoundModel, seat: int) -> dict[int, Lit]:
-    """Cell -> literal "seat's token is on the cell when the round ends" (as scored: with
-    the 'removed' reading the tokens of a trick interrupted by a paradox do not count),
-    for every cell where the seat can have a token; other cells are absent (False)."""
-    got = rm.owned_end.get(seat)
-    if got is not None:
-        return got
-    model = rm.model
-    out: dict[int, Lit] = {}
-    for v in _values(rm.rules):
-        for c in range(4):
-            cell = _cell(v, c)
-            at_start = rm.used_at_start.get(cell, False)
-            if at_start is True:
-                # a token placed before the model: it is the seat's if placed by the seat,
-                # and stays unless the 'removed' reading takes its interrupted trick off
-                if rm.start is not None and start_owner(rm.start, cell) == seat:
-                    out[cell] = occupied_at_end(rm, cell)[0][0]
-                continue
-            if cell not in rm.cells:
-                continue
-            own = model.new_bool_var(f"own{seat}_{cell}")
-            # own <=> the cell holds a token at the end and the step that placed it was
-            # the seat's (a cell is placed at most once, neutral tokens are nobody's)
-            occupied = neg(empty_at_end_lit(rm, cell))
-            add_clause(model, [neg(own), occupied])
-            add_clause(model, [neg(own), neg(at_start)])
-            for s in range(rm.steps):
-                x, me = rm.x[s][cell], rm.seat(s, seat)
-                add_clause(model, [neg(own), neg(x), me])
-                add_clause(model, [own, neg(occupied), neg(x), neg(me)])
-            out[cell] = own
-    rm.owned_end[seat] = out
-    return out
-
-
-def prediction_met_lit(rm: RoundModel, seat: int) -> Lit:
-    """The seat's tricks won meet its prediction (official 2 players: at most 4 tricks).
-    The prediction must be known (3-5 players, or the 2-player 'prediction' variant)."""
-    rules = rm.rules
-    t = rm.tricks_won[seat]
-    if rules.players == 2 and rules.two_player_bonus == "at-most-4":
-        lo, hi = 0, 4
-    else:
-        preds = None if rm.start is None else rm.start.predictions
-        pred = None if preds is None else preds[seat]
-        if pred is None:
-            raise SearchError(
-                f"the prediction of seat {seat} is unknown: a bonus or score question "
-                "needs it (give the position's predictions)"
-            )
-        lo = hi = pred
-    if isinstance(t, int):
-        return lo <= t <= hi
-    met = rm.model.new_bool_var(f"met{seat}")
-    rm.model.add_linear_constraint(t, lo, hi).only_enforce_if(met)
-    outside = [(-(rules.tricks + 1), lo - 1), (hi + 1, rules.tricks + 1)]
-    dom = cp_model.Domain.from_intervals([[a, b] for a, b in outside if a <= b])
-    rm.model.add_linear_expression_in_domain(t, dom).only_enforce_if(met.negated())
-    return met
-
-
-def bonus_active_lit(rm: RoundModel, seat: int) -> Lit:
-    """The seat scores its bonus: it met its prediction and did not cause the paradox."""
-    got = rm.bonus_active.get(seat)
-    if got is None:
-        met = prediction_met_lit(rm, seat)
-        got = and_lit(rm.model, [met, neg(rm.caused_paradox[seat])], f"bonuson{seat}")
-        rm.bonus_active[seat] = got
-    return got
-
-
-def group_size_var(rm: RoundModel, seat: int) -> Any:
-    """An integer ``g`` that can take exactly the values 0..largest group of the seat at the
-    end: ``g`` is the size of a chosen set of the seat's cells made connected by a
-    single-commodity flow. One chosen cell is the root and sends ``g - 1`` units; every
-    other chosen cell keeps one unit; flow runs only between adjacent chosen cells. A set
-    whose cells all receive flow from the root is connected, and a connected set can route
-    the flow along a spanning tree, so "largest group >= k" is exactly "g >= k" for some
-    solution."""
-    got = rm.group_size.get(seat)
-    if got is not None:
-        return got
-    model = rm.model
-    own = owned_at_end(rm, seat)
-    cells = sorted(own)
-    size = len(cells)
-    g = model.new_int_var(0, size, f"group{seat}")
-    rm.group_size[seat] = g
-    if not cells:
-        return g
-    chosen = {c: model.new_bool_var(f"chosen{seat}_{c}") for c in cells}
-    root = {c: model.new_bool_var(f"root{seat}_{c}") for c in cells}
-    supply = {c: model.new_int_var(0, size, f"supply{seat}_{c}") for c in cells}
-    for c in cells:
-        add_clause(model, [neg(chosen[c]), own[c]])
-        model.add_implication(root[c], chosen[c])
-        model.add(supply[c] == 0).only_enforce_if(root[c].negated())
-    model.add(sum(root.values()) <= 1)
-    for c in cells:  # a non-empty chosen set has its root
-        model.add(sum(root.values()) >= chosen[c])
-    model.add(g == sum(chosen.values()))
-    model.add(sum(supply.values()) == g)
-    flow_in: dict[int, list[Any]] = {c: [] for c in cells}
-    flow_out: dict[int, list[Any]] = {c: [] for c in cells}
-    for a, b in board_neighbours(rm.rules):
-        if a not in own or b not in own:
-            continue
-        for u, w in ((a, b), (b, a)):
-            f = model.new_int_var(0, size - 1, f"flow{seat}_{u}_{w}")
-            model.add(f == 0).only_enforce_if(chosen[u].negated())
-            model.add(f == 0).only_enforce_if(chosen[w].negated())
-            flow_out[u].append(f)
-            flow_in[w].append(f)
-    for c in cells:
-        # net inflow: 1 for a chosen cell, minus what the root sends
-        model.add(sum(flow_in[c]) - sum(flow_out[c]) == chosen[c] - supply[c])
-    return g
-
-
-def group_bound_var(rm: RoundModel, seat: int) -> Any:
-    """An integer ``m`` that can take exactly the values >= the seat's largest group at the
-    end: each of the seat's cells gets a class label, two adjacent cells of the seat share
-    their label, and every class has at most ``m`` cells. A connected group lies in one
-    class, so m >= largest group; labelling each group on its own (by its first cell)
-    reaches m = largest group. So "largest group <= k" is exactly "m <= k" for some
-    solution. Labels are restricted to at most the cell's own index (symmetry)."""
-    got = rm.group_bound.get(seat)
-    if got is not None:
-        return got
-    model = rm.model
-    own = owned_at_end(rm, seat)
-    cells = sorted(own)
-    size = len(cells)
-    m = model.new_int_var(0, size, f"bound{seat}")
-    rm.group_bound[seat] = m
-    label: dict[int, list[Any]] = {}
-    for i, c in enumerate(cells):
-        label[c] = [model.new_bool_var(f"label{seat}_{c}_{k}") for k in range(i + 1)]
-        model.add(sum(label[c]) == 1).only_enforce_if(_as_list(own[c]))
-        if own[c] is not True:
-            model.add(sum(label[c]) == 0).only_enforce_if(_as_list(neg(own[c])))
-    for a, b in board_neighbours(rm.rules):
-        if a not in own or b not in own:
-            continue
-        both = [neg(own[a]), neg(own[b])]
-        for k in range(max(len(label[a]), len(label[b]))):
-            la = label[a][k] if k < len(label[a]) else False
-            lb = label[b][k] if k < len(label[b]) else False
-            add_clause(model, [*both, neg(la), lb])
-            add_clause(model, [*both, neg(lb), la])
-    for k in range(size):
-        model.add(sum(label[c][k] for c in cells[k:]) <= m)
-    return m
-
-
-def _as_list(lit: Lit) -> list[Lit]:
-    """Enforcement literals for ``only_enforce_if`` (a constant True means none)."""
-    if lit is True:
-        return []
-    assert lit is not False
-    return [lit]
