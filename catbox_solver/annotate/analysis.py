@@ -48,7 +48,7 @@ from catbox_solver.dd.checks import check_jobs, deadline_after
 from catbox_solver.dd.hidden import single_dummy
 from catbox_solver.dd.search import Search, searches_stop_on_ctrl_c
 from catbox_solver.dd.solve import solve
-from catbox_solver.dd.threads import StopSignal, run_in_threads
+from catbox_solver.dd.threads import StopSignal, run_in_threads, watched_by
 from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_to_notation
@@ -411,14 +411,8 @@ def _line_after(
 def _watched(search: Search, stop: StopSignal | None) -> Iterator[None]:
     """Run a search that ``stop`` and Ctrl-C (in the main thread: :class:`Interrupted`
     after it) both end, as a timeout would."""
-    if stop is not None:
-        stop._add([search])  # (a StopSignal's searches: stopped with it)
-    try:
-        with searches_stop_on_ctrl_c([search]) as guard:
-            yield
-    finally:
-        if stop is not None:
-            stop._drop([search])
+    with watched_by(stop, [search]), searches_stop_on_ctrl_c([search]) as guard:
+        yield
     if guard.hit:
         raise Interrupted(None)
 

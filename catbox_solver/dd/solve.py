@@ -32,7 +32,7 @@ from catbox_solver.dd.search import (
     searches_stop_on_ctrl_c,
     terminal_value,
 )
-from catbox_solver.dd.threads import StopSignal, _long, _Steps
+from catbox_solver.dd.threads import StopSignal, _long, _Steps, watched_by
 from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted
@@ -174,32 +174,26 @@ def solve(
         finally:
             free.put(s)
 
-    if stop is not None:
-        stop._add(searches)
-    try:
-        # (Ctrl-C: Interrupted with what was proven)
-        with searches_stop_on_ctrl_c(searches) as guard:
-            try:
-                if whole:
-                    steps.run([functools.partial(step, "whole", -1)])
-                if every_play[0] is not None:  # every play's value, from that one search
-                    found.update((i, every_play[0]) for i in searched)
-                    solved_by.update((i, whole_by[0]) for i in searched)
-                    phases = ()
-                for phase in phases:
-                    steps.run([functools.partial(step, phase, i) for i in searched])
-                if progress is not None:
-                    progress(steps.total, steps.total, "")
-            except OutOfTime:
-                answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
-                                    len(phases) > 1)
-            else:
-                answer = (_with_line(search, question, plays, twins, found, solved_by)
-                          if every else _cut_short(search, question, plays, twins, found,
-                                                   under_way, ranges, len(phases) > 1))
-    finally:
-        if stop is not None:
-            stop._drop(searches)
+    # (Ctrl-C: Interrupted with what was proven)
+    with watched_by(stop, searches), searches_stop_on_ctrl_c(searches) as guard:
+        try:
+            if whole:
+                steps.run([functools.partial(step, "whole", -1)])
+            if every_play[0] is not None:  # every play's value, from that one search
+                found.update((i, every_play[0]) for i in searched)
+                solved_by.update((i, whole_by[0]) for i in searched)
+                phases = ()
+            for phase in phases:
+                steps.run([functools.partial(step, phase, i) for i in searched])
+            if progress is not None:
+                progress(steps.total, steps.total, "")
+        except OutOfTime:
+            answer = _cut_short(search, question, plays, twins, found, under_way, ranges,
+                                len(phases) > 1)
+        else:
+            answer = (_with_line(search, question, plays, twins, found, solved_by)
+                      if every else _cut_short(search, question, plays, twins, found,
+                                               under_way, ranges, len(phases) > 1))
     answer = replace(answer, nodes=sum(s.nodes for s in searches),
                      seconds=time.perf_counter() - start)
     if guard.hit:

@@ -3,9 +3,10 @@ the GIL), progress steps, a stop signal for other threads, and Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from catbox_solver.dd.answer import OutOfTime, Progress
@@ -87,15 +88,24 @@ class StopSignal:
         for search in list(self._searches):
             search.stop()
 
-    def _add(self, searches: Sequence[Search]) -> None:
+    @contextlib.contextmanager
+    def watching(self, searches: Sequence[Search]) -> Iterator[None]:
+        """Searches that :meth:`stop` ends while the block runs (stopped at once if it
+        already has), forgotten after it: each holds a table."""
         self._searches.update(searches)
         if self.stopped:
             for search in searches:
                 search.stop()
+        try:
+            yield
+        finally:
+            self._searches.difference_update(searches)
 
-    def _drop(self, searches: Sequence[Search]) -> None:
-        """Forget a solve's searches once it ends (each holds a table)."""
-        self._searches.difference_update(searches)
+
+def watched_by(stop: StopSignal | None, searches: Sequence[Search]
+               ) -> contextlib.AbstractContextManager[None]:
+    """``stop.watching(searches)``, or nothing to watch without a StopSignal."""
+    return contextlib.nullcontext() if stop is None else stop.watching(searches)
 
 
 _POOL: ThreadPoolExecutor | None = None  # the worker threads, made once and kept
