@@ -56,6 +56,7 @@ from catbox_solver.errors import RulesetError  # noqa: E402
 from catbox_solver.model.deal import first_lead  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 from catbox_solver.model.rules import Ruleset  # noqa: E402
+from catbox_solver.questions import Question
 
 FIRST_LEAD = 0  # "tricks left" label for the first lead: the round's full trick count
 # the default --depths of each player count: the issue's ladder (0.05 s, 0.5 s, 5 s, then the
@@ -109,7 +110,7 @@ def _fmt(xs: list[float], cut: list[bool], spec: str, widths: tuple[int, int]) -
 
 
 def _fastest(
-    pos: Position, hero: int, q: str, cap: float, jobs: int, repeat: int
+    pos: Position, hero: int, q: Question, cap: float, jobs: int, repeat: int
 ) -> tuple[Answer, float, bool]:
     """Solve ``repeat`` times; the fastest answer, its time, and whether the finished
     answers differ (they must not: the search is deterministic; a difference is printed)."""

@@ -29,8 +29,9 @@ def cp_stops_after(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], list[int]
     from ortools.sat.python import cp_model
 
     from catbox_solver.cpsat import exists as ex
+    from catbox_solver.interrupt import solve_cp
 
-    real = ex.solve_cp
+    real = solve_cp
     calls = [0]
     limit = [0]
 

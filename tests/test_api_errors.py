@@ -95,7 +95,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("dd_table timeout 10**400", lambda: dd_table(POS, timeout=10**400),
      "timeout must be a number of seconds, 0 or more, not " + str(10**400)),
     ("a card True", lambda: Position.new_round(
-        Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),  # type: ignore[list-item]
+        Ruleset(players=4), [[True, *h[1:]] for h in _hands()]),
      "seat 0 holds value True outside 1-8"),
     # (these raised raw TypeErrors)
     ("position_from_json None", lambda: position_from_json(None),  # type: ignore[arg-type]
@@ -135,7 +135,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("Search score unknown", lambda: Search(POS.with_predictions(None), 0).exact("score"),
      "the prediction of seat 0 is unknown: the score question needs it"),
     # silent wrong answers and hangs before
-    ("exists count nan", lambda: ex.exists(POS, [ex.no_paradox()], count=NAN),
+    ("exists count nan", lambda: ex.exists(POS, [ex.no_paradox()], count=NAN),  # type: ignore[arg-type]
      "count must be a whole number, not nan"),
     ("exists count 0", lambda: Questions(POS).ask([ex.no_paradox()], count=0),
      "count must be at least 1, not 0"),
@@ -173,7 +173,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "a play is a Play or text like '7r', not (3, 0)"),
     ("bonus seat -1", lambda: POS.trick_points(-1), "seat -1 outside 0-3"),
     ("largest_group seat 4", lambda: POS.largest_group(4), "seat 4 outside 0-3"),
-    ("empty (3, -1)", lambda: ex.empty((3, -1)),  # type: ignore[arg-type]
+    ("empty (3, -1)", lambda: ex.empty((3, -1)),
      "empty: the cell's color (0-3: R, B, Y, G) must be at least 0 and at most 3, not -1"),
     ("paradox_by None", lambda: ex.paradox_by(None),  # type: ignore[arg-type]
      "paradox-by: a seat is needed"),

@@ -479,7 +479,7 @@ def test_standard_error_not_writable_keeps_the_exit_code() -> None:
     with pytest.raises(OSError, match="standard input is closed"):
         saved = sys.stdin
         try:
-            sys.stdin = None  # type: ignore[assignment]
+            sys.stdin = None
             read_limited(None)
         finally:
             sys.stdin = saved

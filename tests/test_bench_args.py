@@ -304,8 +304,12 @@ def test_bench_puzzles_warms_up_before_timing(monkeypatch: pytest.MonkeyPatch,
     bench_puzzles = load("bench_puzzles")
     calls: list[str] = []
     monkeypatch.setattr(bench_puzzles, "warm_up", lambda: calls.append("warm_up"))
-    monkeypatch.setattr(bench_puzzles, "rate",
-                        lambda *a: (calls.append("rate"), (1, 1.0))[1])
+
+    def rate(*args: object) -> tuple[int, float]:
+        calls.append("rate")
+        return (1, 1.0)
+
+    monkeypatch.setattr(bench_puzzles, "rate", rate)
     assert bench_puzzles.main(["--quick", "--themes", "exact-bid"]) == 0
     assert calls == ["warm_up", "rate"]
     assert "exact-bid          slowest player count:     60.0 puzzles/min (ok, goal 10)" in (

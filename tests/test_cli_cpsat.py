@@ -17,6 +17,7 @@ from catbox_solver.cpsat import exists as exists_mod
 from catbox_solver.cpsat import proofs
 from catbox_solver.formats.jsonform import position_to_dict, position_to_json
 from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.interrupt import solve_cp
 from catbox_solver.model.position import Play, Position
 
 TWO_P = (
@@ -157,7 +158,7 @@ def test_count_cut_short_by_the_time_limit_says_so(
 ) -> None:
     """--count N stopped by the time limit before N lines (and before it ran out of
     lines) says the lines are not all there (it looked like a complete answer)."""
-    real = exists_mod.solve_cp
+    real = solve_cp
     calls = cp_stops_after(2)
     reason = (
         "the time limit (5 s) stopped the search for more lines after 2 of the 10 asked "

@@ -165,6 +165,7 @@ def test_undecided_answers_in_a_batch_are_counted(tmp_path: Path) -> None:
         assert code == 2
         assert err.splitlines()[1:] == ["1 of 3 lines undecided within the time limit",
                                         "error: 1 of 3 lines could not be read"]
+    assert late.predictions is not None
     unknown = late.with_predictions([None, *late.predictions[1:]])
     for cmd in (["solve", "--question", "paradox"], ["ddtable"]):
         code, out, err = _run(*cmd[:1], position_to_json(unknown), *cmd[1:],
@@ -188,8 +189,8 @@ def test_jobs_give_the_same_answer_from_the_command_line() -> None:
             code2, many, _ = _run(*cmd, "--jobs", jobs)
             assert code == code2 == 0
             assert same(json.loads(many)) == same(json.loads(one)), (cmd, jobs)
-    for cmd in ("solve", "ddtable"):
-        code, _, err = _run(cmd, text, "--jobs", "-1")
+    for name in ("solve", "ddtable"):
+        code, _, err = _run(name, text, "--jobs", "-1")
         assert code == 2 and "Invalid value for '--jobs'" in err and "Traceback" not in err
 
 
@@ -397,7 +398,12 @@ def test_a_slow_first_search_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     note = "compiling the search kernel (first use after an install, once; "
     text = position_to_notation(_late(3, 1))
     calls: list[int] = []
-    monkeypatch.setattr(dd, "warm_up", lambda: calls.append(1) or time.sleep(1.5))
+
+    def slow_warm_up() -> None:
+        calls.append(1)
+        time.sleep(1.5)
+
+    monkeypatch.setattr(dd, "warm_up", slow_warm_up)
     for cmd in (["solve", text], ["ddtable", text], ["rules", "diff", "official",
                 "must-follow", "--players", "2", "--deals", "1", "--max-tricks-left", "1"]):
         code, out, err = _run(*cmd)
@@ -418,7 +424,12 @@ def test_warm_up_makes_the_kernel_ready_and_says_how_long(
     from catbox_solver.dd import warmup
 
     calls: list[int] = []
-    monkeypatch.setattr(warmup, "warm_up", lambda: calls.append(1) or time.sleep(0.2))
+
+    def slow_warm_up() -> None:
+        calls.append(1)
+        time.sleep(0.2)
+
+    monkeypatch.setattr(warmup, "warm_up", slow_warm_up)
     code, out, err = _run("warm-up", "--json")
     data = json.loads(out)
     assert code == 0 and list(data) == ["seconds"] and 0.2 <= data["seconds"] < 60

@@ -14,10 +14,12 @@ from oracles.gen import random_line, start_position
 from ortools.sat.python import cp_model
 
 from catbox_solver.cpsat import exists as ex
+from catbox_solver.cpsat.exists import make_solver
 from catbox_solver.cpsat.model import build_free_round, build_round, no_paradox_lit
-from catbox_solver.cpsat.proofs import extract_deal, make_solver
+from catbox_solver.cpsat.proofs import extract_deal
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.interrupt import solve_cp
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import GREEN, YELLOW, Ruleset
 
@@ -340,7 +342,7 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
     monkeypatch.setattr(
         cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
     )
-    real = ex.solve_cp
+    real = solve_cp
     calls = cp_stops_after(1)
     ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
     reason = (
@@ -373,7 +375,7 @@ def test_count_cut_short_by_the_time_limit_is_not_complete(
     """The lines found before the time limit are kept, and the answer says the
     enumeration is not complete; found all, or as many as asked: complete."""
     pos = position_from_notation(P5)
-    real = ex.solve_cp
+    real = solve_cp
     cp_stops_after(3)
     ans = ex.exists(pos, [ex.tricks(3, 2)], count=100, time_limit=6, workers=1)
     reason = (

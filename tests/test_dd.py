@@ -5,6 +5,7 @@ questions (timeouts, threads and Ctrl-C: test_dd_timeouts.py)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import PLAYS, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.questions import Question
 
 RULESETS = [Ruleset.from_name(name, n) for n in (2, 3, 4, 5) for name in PRESETS]
 
@@ -273,10 +275,11 @@ def test_symmetric_plays_share_their_value() -> None:
     3-player rounds, at the first lead and in the first trick (where the led color breaks
     the symmetry); 'score' never shares."""
     shared = mid = 0
-    for n, qs, seeds in (
+    cases: tuple[tuple[int, tuple[Question, ...], Sequence[int]], ...] = (
         (2, ("paradox", "tricks", "table"), range(6)),
         (3, ("paradox", "table"), (0, 1, 3, 4)),
-    ):
+    )
+    for n, qs, seeds in cases:
         for seed in seeds:
             first = start_position(Ruleset(players=n), random.Random(seed))
             for pos in (first, first.after(first.legal_plays()[-1])):
@@ -391,7 +394,7 @@ def test_two_player_score_needs_no_prediction() -> None:
 def test_bad_question_and_hero() -> None:
     pos = start_position(Ruleset(players=3), 1)
     with pytest.raises(SearchError, match="unknown question"):
-        solve(pos, 0, "bonus")
+        solve(pos, 0, "bonus")  # type: ignore[arg-type]
     with pytest.raises(SearchError, match="hero seat 3"):
         solve(pos, 3, "tricks")
 

@@ -12,6 +12,7 @@ import pytest
 from catbox_solver.dd.solve import solve
 from catbox_solver.formats.jsonform import position_from_json
 from catbox_solver.model.rules import COLOR_CHARS
+from catbox_solver.questions import Question
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 pytestmark = pytest.mark.skipif(
@@ -46,7 +47,7 @@ def test_there_are_cases() -> None:
 
 
 @pytest.mark.parametrize("question", ["paradox", "tricks"])
-def test_dd_conformance(question: str) -> None:
+def test_dd_conformance(question: Question) -> None:
     wrong = []
     for i, line, par, tri, _ in CASES:
         pos = position_from_json(line)

@@ -34,6 +34,7 @@ from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import PRESETS, Ruleset
+from catbox_solver.questions import Question
 
 
 def test_timeout_gives_unknown_never_a_guess() -> None:
@@ -57,10 +58,10 @@ def test_no_core_search_starts_after_the_deadline() -> None:
     from catbox_solver.dd import answer, search
 
     pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
-    search = search.Search(pos, 0, time.perf_counter() - 1.0)
+    searcher = search.Search(pos, 0, time.perf_counter() - 1.0)
     with pytest.raises(answer.OutOfTime):
-        search.exact("paradox")
-    assert search.nodes == 0
+        searcher.exact("paradox")
+    assert searcher.nodes == 0
     table = dd_table(pos, timeout=1e-9)  # (past before the first search)
     assert [row.paradox for row in table.rows] == [None] * 4
     assert table.nodes == 0  # (each seat searched 4096 nodes before)
@@ -107,7 +108,7 @@ class _LineStarts:
         monkeypatch.setattr(Search, "principal_variation", start)
 
 
-def _check_open_answer(q: str, ans: Answer, value: Value) -> bool:
+def _check_open_answer(q: str, ans: Answer, value: int) -> bool:
     """A solve cut before every play was known (no line): its value is given exactly
     when the plays' results and ranges decide it (``tricks``, ``score``: the range over
     the plays closes to one number; ``paradox``: a play known to give the player to move
@@ -118,8 +119,12 @@ def _check_open_answer(q: str, ans: Answer, value: Value) -> bool:
     hero_moves = ans.to_move == ans.hero
     span = None
     if q in ("tricks", "score"):
-        spans = [r.bounds or (int(r.result), int(r.result)) for r in ans.plays
-                 if r.bounds is not None or r.result is not None]
+        spans: list[tuple[int, int]] = []
+        for r in ans.plays:
+            if r.bounds is not None:
+                spans.append(r.bounds)
+            elif r.result is not None:
+                spans.append((int(r.result), int(r.result)))
         assert len(spans) == len(ans.plays)
         pick = max if hero_moves else min
         span = (pick(lo for lo, _ in spans), pick(hi for _, hi in spans))
@@ -191,7 +196,9 @@ def test_a_timeout_leaves_every_play_a_proven_range(monkeypatch: pytest.MonkeyPa
     share their result and range. A cut while the line is searched (every play's result
     known) keeps the value, the results and the start of the line found so far."""
     cuts = narrowed = twinned = lines_cut = prefixes = decided = 0
-    cases = [(p, h, q) for p, h in small_positions()[:48] for q in ("tricks", "score")]
+    cases: list[tuple[Position, int, Question]] = [
+        (p, h, q) for p, h in small_positions()[:48] for q in ("tricks", "score")
+    ]
     cases += [(p, h, "tricks") for p, h in _twin_positions()]  # (score has no twins)
     for pos, hero, q in cases:
         if q in questions_for(pos, hero):
@@ -339,7 +346,7 @@ def test_a_timeout_in_the_dd_table_leaves_proven_ranges(
                     # trick points' (exact, or as proven when cut) does
                     assert row.score_bounds is not None
                     low = row.tricks if row.tricks_bounds is None else row.tricks_bounds[0]
-                    assert row.score_bounds[0] >= low, (pos, at, row)
+                    assert low is not None and row.score_bounds[0] >= low, (pos, at, row)
             cuts += 1
     assert cuts >= (500 if narrowing else 300), cuts
 
@@ -462,6 +469,7 @@ def test_solve_reports_each_search_and_the_range_proven() -> None:
             twins = _twins(pos, plays) if q != "score" else [None] * len(plays)
             searched = [i for i, tw in enumerate(twins) if tw is None]
             label = {"paradox": "paradox verdict", "table": "can all finish?"}
+            exact: list[Value]
             if q in label:
                 steps = [f"{plays[i].text}: {label[q]}" for i in searched]
                 if len(searched) > 1:
@@ -473,11 +481,11 @@ def test_solve_reports_each_search_and_the_range_proven() -> None:
                         assert calls == [(0, total, steps[0]), (total, total, "")]
                         whole += 1
                         continue
-                exact: list[Value] = [None] * len(steps)
+                exact = [None] * len(steps)
             else:
                 steps = [f"{plays[i].text}: paradox verdict" for i in searched]
                 steps += [f"{plays[i].text}: exact {q}" for i in searched]
-                exact = [None] * len(searched) + [ans.plays[i].result for i in searched]
+                exact = [*([None] * len(searched)), *[ans.plays[i].result for i in searched]]
             shown += _check_progress(calls, steps, exact)
     assert shown >= 500 and whole >= 20, (shown, whole)
 
@@ -646,11 +654,11 @@ def test_narrowing_first_changes_no_answer_and_its_ranges_hold_the_value(
             if q not in questions_for(pos, hero):
                 continue
             plain = solve(pos, hero, q)
-            seen: list[tuple[int, int, str]] = []
+            seen, record = _recorder()
             with monkeypatch.context() as m:
                 m.setattr(dd_mod, "_NARROW_FROM", 1)
                 m.setattr(dd_mod, "_NARROW_NODES", (3, 10, 40)[k % 3])
-                got = solve(pos, hero, q, progress=lambda d, t, w, s=seen: s.append((d, t, w)))
+                got = solve(pos, hero, q, progress=record)
             assert got.value == plain.value, (repr(pos), hero, q)
             assert [r.result for r in got.plays] == [r.result for r in plain.plays]
             assert got.pv == plain.pv
@@ -819,7 +827,12 @@ def test_the_timeout_counts_from_a_ready_core(monkeypatch: pytest.MonkeyPatch) -
     from catbox_solver.dd import solve as dd
 
     calls: list[int] = []
-    monkeypatch.setattr(warmup, "_make_ready", lambda: calls.append(1) or time.sleep(1.5))
+
+    def make_ready() -> None:
+        calls.append(1)
+        time.sleep(1.5)
+
+    monkeypatch.setattr(warmup, "_make_ready", make_ready)
     pos = position_from_notation(
         "3p official | R:...112 B:.22222 Y:.11011 G:0000.0 | 126 115 134 | G RY B | lead 1 "
         "| won 1 4 1 | bid 4 4 1 | left 2"

@@ -177,7 +177,7 @@ def test_sheet_needs_no_network() -> None:
     assert re.findall(r"https?://[^\"'\s]*", html) == ["http://www.w3.org/2000/svg"] * 2
     tags = parse(html).tags
     assert not [a for t, a in tags if "src" in a]
-    assert all(a["href"].startswith("#") for t, a in tags if "href" in a)
+    assert all(a["href"] is not None and a["href"].startswith("#") for t, a in tags if "href" in a)
     for forbidden in ("url(", "@import", "<link", "<img", "<iframe"):
         assert forbidden not in html
     csp = [a["content"] for t, a in tags if a.get("http-equiv") == "Content-Security-Policy"]
@@ -278,7 +278,7 @@ def test_the_repository_puzzles_export() -> None:
     html = sheet_html(puzzles)
     sections = [a for t, a in parse(html).tags if t == "section"]
     assert [s["id"] for s in sections] == [f"puzzle-{p.id}" for p in sheet_order(puzzles)]
-    assert sorted(s["id"] for s in sections) == sorted(f"puzzle-{p.id}" for p in puzzles)
+    assert sorted(str(s["id"]) for s in sections) == sorted(f"puzzle-{p.id}" for p in puzzles)
 
 
 def _visible(html: str) -> str:

@@ -420,4 +420,6 @@ def test_per_round_bots_needs_a_seed_and_no_bots() -> None:
     one = play_game(rules, 5, per_round_bots=True)
     assert one == play_game(rules, 5, per_round_bots=True)
     # round 2's bots are seeded by the round, not by how round 1 went
-    assert round_bots(3, 5, 2)[0].rng.random() != round_bots(3, 5, 1)[0].rng.random()
+    second, first = round_bots(3, 5, 2)[0], round_bots(3, 5, 1)[0]
+    assert isinstance(second, RandomBot) and isinstance(first, RandomBot)
+    assert second.rng.random() != first.rng.random()

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -30,6 +31,8 @@ from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Position, cell_bit
 from catbox_solver.model.rules import RED, Ruleset
 
+Hands = tuple[tuple[int, ...], ...]  # the other seats' hands, each a tuple of card values
+
 
 def late_positions(players: int, seed: int, left: int, count: int) -> list[Position]:
     """``count`` positions with ``left`` tricks left (or fewer), not over, from seeded
@@ -44,7 +47,7 @@ def late_positions(players: int, seed: int, left: int, count: int) -> list[Posit
     return out
 
 
-def brute_deals(pos: Position, seat: int, discard: tuple[int, ...] = ()) -> Counter[tuple]:
+def brute_deals(pos: Position, seat: int, discard: tuple[int, ...] = ()) -> Counter[Hands]:
     """Every deal of the labelled cards ``seat`` cannot see to the other hands (each
     hand's cards chosen by their indices), counted by the other hands it gives."""
     rules = pos.rules
@@ -57,9 +60,9 @@ def brute_deals(pos: Position, seat: int, discard: tuple[int, ...] = ()) -> Coun
     for v in seen:
         cards.remove(v)
     others = [s for s in range(rules.players) if s != seat]
-    found: Counter[tuple] = Counter()
+    found: Counter[Hands] = Counter()
 
-    def give(k: int, free: list[int], hands: tuple) -> None:
+    def give(k: int, free: list[int], hands: Hands) -> None:
         if k == len(others):
             found[hands] += 1
             return
@@ -71,7 +74,7 @@ def brute_deals(pos: Position, seat: int, discard: tuple[int, ...] = ()) -> Coun
     return found
 
 
-def other_hands(pos: Position, seat: int) -> tuple:
+def other_hands(pos: Position, seat: int) -> Hands:
     return tuple(h for s, h in enumerate(pos.hands) if s != seat)
 
 
@@ -143,14 +146,16 @@ def test_sampling_follows_the_weights() -> None:
 
 
 # ---- the odds -----------------------------------------------------------------------------
-def brute_odds(pos: Position, seat: int, question: str) -> tuple[dict, Fraction]:
+def brute_odds(
+    pos: Position, seat: int, question: str
+) -> tuple[dict[str, tuple[Fraction, int, int]], Fraction]:
     """Each play's (share, worst, best) and the double-dummy share, by the labelled deals
     and the plain minimax."""
     brute = brute_deals(pos, seat)
     total = sum(brute.values())
     others = [s for s in range(pos.players) if s != seat]
     plays = pos.legal_plays() if pos.to_move == seat else []
-    per: dict = {p.text: [] for p in plays}
+    per: dict[str, list[tuple[int, int]]] = {p.text: [] for p in plays}
     dd = Fraction(0)
     for hands, ways in brute.items():
         full = list(pos.hands)
@@ -262,7 +267,7 @@ def test_no_time_no_deal() -> None:
     ({"discard": (9,)}, "the discarded value must be at least 1 and at most 8, not 9"),
     ({"exact": True, "max_deals": 2}, "more than 2 to search: sample them"),
 ])
-def test_bad_arguments_are_named(kwargs: dict, message: str | None) -> None:
+def test_bad_arguments_are_named(kwargs: dict[str, Any], message: str | None) -> None:
     pos = late_positions(4, 13, 2, 1)[0]
     with pytest.raises(SearchError) as err:
         single_dummy(pos, **kwargs)
@@ -309,7 +314,7 @@ def test_a_red_lead_before_red_was_broken_rules_deals_out() -> None:
     pos = position_from_notation(RED_LEAD)
     seat = 0
     mine = {other_hands(d, seat): w for d, w in consistent_deals(pos, seat)}
-    allowed: dict[tuple, int] = {}
+    allowed: dict[Hands, int] = {}
     for hands, ways in brute_deals(pos, seat).items():
         full = [pos.hands[0], *hands]
         before = before_the_lead(Position(
@@ -340,7 +345,7 @@ def test_a_deal_left_open_by_the_time_limit_is_left_out(monkeypatch: pytest.Monk
     values = [real(d, seat, "paradox", pos.legal_plays(), None) for d, _ in deals]
     calls = iter(range(len(deals)))
 
-    def second_open(deal: Position, *args: object) -> list:
+    def second_open(deal: Position, *args: object) -> list[bool | int | None]:
         k = next(calls)
         return [None] * len(values[k]) if k == 1 else values[k]
 
@@ -349,7 +354,8 @@ def test_a_deal_left_open_by_the_time_limit_is_left_out(monkeypatch: pytest.Monk
     kept = [(v, w) for k, (v, (_, w)) in enumerate(zip(values, deals, strict=True)) if k != 1]
     weight = sum(w for _, w in kept)
     assert (sd.deals, sd.undecided, sd.complete, sd.weight) == (6, 1, True, weight)
-    want = {p.text: Fraction(sum(int(v[i]) * w for v, w in kept), weight)
+    # (every deal kept is decided: its values are paradox verdicts, never None)
+    want = {p.text: Fraction(sum(int(cast(bool, v[i])) * w for v, w in kept), weight)
             for i, p in enumerate(pos.legal_plays())}
     assert {p.play.text: p.share for p in sd.plays} == want
 

@@ -10,7 +10,7 @@ import json
 import signal
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from child import sigint_child
@@ -26,7 +26,7 @@ from catbox_solver.dd.solve import solve
 from catbox_solver.dd.threads import StopSignal
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.jsonform import position_to_json
-from catbox_solver.interrupt import Interrupted, can_guard, ctrl_c_stops
+from catbox_solver.interrupt import Interrupted, can_guard, ctrl_c_stops, solve_cp
 from catbox_solver.model.position import Play, Position
 from catbox_solver.model.rules import Ruleset
 
@@ -202,7 +202,7 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(two + 3, calls))
     with pytest.raises(Interrupted) as caught:
         proofs.prove("one-empty-cell")
-    first, second = caught.value.partial
+    first, second = cast(list[ProofResult], caught.value.partial)
     assert (first.players, first.verdict, second.players, second.verdict) == (
         2, "PROVED", 5, "UNKNOWN"
     )
@@ -212,7 +212,7 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(3, calls))
     with pytest.raises(Interrupted) as caught:
         proofs.prove("earliest-paradox", 4)
-    (res,) = caught.value.partial
+    (res,) = cast(list[ProofResult], caught.value.partial)
     assert (res.verdict, res.status) == ("UNKNOWN", "STOPPED")
     assert res.findings == [
         "a paradox: not before trick 3; undecided from trick 3 on (stopped by Ctrl-C)"
@@ -222,7 +222,7 @@ def test_prove_keeps_the_results_so_far_on_ctrl_c(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(proofs, "solve_free", _fake_solve_free(2, calls))
     with pytest.raises(Interrupted) as caught:
         proofs.prove("last-color-kept", 3)
-    (res,) = caught.value.partial
+    (res,) = cast(list[ProofResult], caught.value.partial)
     assert res.verdict == "PROVED"
     assert res.findings == ["with the Czech reading: undecided (stopped by Ctrl-C)"]
     # a statement of one call: nothing kept
@@ -238,7 +238,7 @@ def _ctrl_c_at_solve(monkeypatch: pytest.MonkeyPatch, k: int) -> list[int]:
     solver's own core is the whole set (so that every condition gets a trial solve)."""
     from ortools.sat.python import cp_model
 
-    real = exists_mod.solve_cp
+    real = solve_cp
     calls = [0]
 
     def solve(solver: Any, model: Any) -> Any:
@@ -493,7 +493,7 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     finished (it was 2, the failed line's, which hid the Ctrl-C from a script; and in the
     middle of a batch the summary was left out). No line after the Ctrl-C is read."""
     from catbox_solver.cli import solve_cmds
-    from catbox_solver.dd.solve import solve
+    from catbox_solver.dd.solve import dd_table, solve
 
     pos = start_position(Ruleset(players=3), 3, distinct_discards=True)
     plays = list(Questions(pos).ask([no_paradox()]).lines[0])
@@ -520,7 +520,7 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     assert code == 130 and len(out.splitlines()) == 2  # (line 1's error, line 2's answer)
     assert err.splitlines()[-2:] == ["error: 1 of 2 lines could not be read",
                                      "stopped by Ctrl-C: shown is what was proven by then"]
-    table = solve_cmds.dd_table(pos)
+    table = dd_table(pos)
 
     def cut_table(*args: Any, **kwargs: Any) -> Any:
         raise Interrupted(table)
@@ -554,7 +554,7 @@ def test_cli_ctrl_c_in_a_batch_with_a_failed_line_ends_with_130(
     f.write_text("{bad\n" + position_to_json(pos) + "\n")
 
     def found(*args: Any, **kwargs: Any) -> Any:
-        raise Interrupted(ExistsAnswer(True, lines=[plays]))
+        raise Interrupted(ExistsAnswer(True, lines=[tuple(plays)]))
 
     monkeypatch.setattr(exists_mod, "exists", found)
     code, out, err = _run("exists", f"@{f}", "--no-paradox")

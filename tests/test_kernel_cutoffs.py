@@ -148,7 +148,7 @@ def _most_filled(
     flow = 0
     while True:
         prev: dict[object, object] = {"s": None}
-        queue = ["s"]
+        queue: list[object] = ["s"]
         while queue and "t" not in prev:
             a = queue.pop(0)
             for b, left in cap[a].items():

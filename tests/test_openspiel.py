@@ -319,7 +319,9 @@ def test_openspiel_mcts_and_ismcts_play_a_round() -> None:
     bots = [mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(1)),
             ismcts_bot(game, simulations=8, seed=2), RandomBot(3)]
     state = play_out(game, bots)
-    assert state.returns() == [float(x) for x in position_of(state).scores()]
+    end = position_of(state)
+    assert end is not None
+    assert state.returns() == [float(x) for x in end.scores()]
 
 
 def test_ladder_bots_play_a_round() -> None:
@@ -394,6 +396,7 @@ def test_illegal_actions_are_named() -> None:
     advance(state, random.Random(0), 6)
     assert state.phase == "play"
     pos = position_of(state)
+    assert pos is not None
     bad = next(p for p in (Play(v, c) for v in range(1, 7) for c in range(4))
                if p.value not in pos.hands[pos.to_move])
     with pytest.raises(pyspiel.SpielError, match=f"{bad.text} is illegal for seat "

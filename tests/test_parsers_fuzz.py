@@ -143,7 +143,7 @@ FIELD_NAMES = list(SEED_DICTS[0])
 def mutated_dict(draw: st.DrawFn) -> dict[str, Any]:
     """A valid position object with a few fields (or a board row, hand, trick entry)
     replaced by random JSON-like values, or deleted."""
-    d = json.loads(json.dumps(draw(st.sampled_from(SEED_DICTS))))
+    d: dict[str, Any] = json.loads(json.dumps(draw(st.sampled_from(SEED_DICTS))))
     for _ in range(draw(st.integers(1, 3))):
         name = draw(st.sampled_from(FIELD_NAMES))
         where = draw(st.sampled_from(["field", "inside", "delete"]))

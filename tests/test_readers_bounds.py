@@ -166,7 +166,8 @@ def test_notation_prediction_bounds(n: int) -> None:
 
 # ---- the JSON form ---------------------------------------------------------------------------
 def _json(pos: Position) -> dict[str, Any]:
-    return json.loads(json.dumps(position_to_dict(pos)))
+    data: dict[str, Any] = json.loads(json.dumps(position_to_dict(pos)))
+    return data
 
 
 def _refused(data: dict[str, Any], name: str) -> NotationError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -265,13 +266,13 @@ def test_a_hand_built_record_with_lists_verifies_as_with_tuples() -> None:
     good = _played()
     r0 = good.rounds[0]
     assert r0.won is not None and good.totals is not None
-    listed = replace(
-        good,
-        totals=list(good.totals),
-        rounds=[replace(r0, won=list(r0.won), deal=[list(h) for h in r0.deal],
-                        tricks=[[list(p) for p in t] for t in r0.tricks]),
-                *good.rounds[1:]],
-    )
+    # lists where the record's fields are typed as tuples: Any, wrongly typed on purpose
+    totals: Any = list(good.totals)
+    won: Any = list(r0.won)
+    deal: Any = [list(h) for h in r0.deal]
+    tricks: Any = [[list(p) for p in t] for t in r0.tricks]
+    rounds: Any = [replace(r0, won=won, deal=deal, tricks=tricks), *good.rounds[1:]]
+    listed = replace(good, totals=totals, rounds=rounds)
     assert listed == good
     assert verify(listed) == verify(good)
     assert verify(listed).valid
@@ -287,7 +288,7 @@ def test_a_hand_built_record_with_lists_verifies_as_with_tuples() -> None:
         ({"won": (1, 2, True, 0)}, "round 1: won is a sequence of whole numbers"),
         ({"tricks": ((3,),)}, "round 1: trick 1 holds (seat, Play) pairs, not 3"),
         ({"tricks": (((0, (7, 3)),),)}, "round 1: each play of trick 1 is a Play like"),
-        ({"tricks": (((0, PLAYS[7][3]._replace(color=7)),),)},
+        ({"tricks": (((0, PLAYS[7][3]._replace(color=7)),),)},  # type: ignore[arg-type]
          "round 1: each play of trick 1 is a Play like Play(7, 0), not Play(value=7, color=7)"),
         ({"neutral": 5}, "round 1: neutral is a sequence of Plays, not 5"),
         ({"number": 1.5}, "round field number is a whole number, not 1.5"),
@@ -296,7 +297,7 @@ def test_a_hand_built_record_with_lists_verifies_as_with_tuples() -> None:
     ],
 )
 def test_a_hand_built_round_of_the_wrong_shape_is_refused(
-    change: dict[str, object], message: str
+    change: dict[str, Any], message: str
 ) -> None:
     """Before, such rounds crashed inside the referee (TypeError, AttributeError)."""
     r0 = _played().rounds[0]
@@ -322,7 +323,7 @@ def test_a_hand_built_round_of_the_wrong_shape_is_refused(
     ],
 )
 def test_a_hand_built_game_record_of_the_wrong_shape_is_refused(
-    change: dict[str, object], message: str | None
+    change: dict[str, Any], message: str | None
 ) -> None:
     if message is None:  # (in range: taken, and its text reads back the same)
         game = replace(_played(), **change)
@@ -373,7 +374,7 @@ _ROUND_FIELDS = ("number", "start", "deal", "discards", "leftover", "neutral", "
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(_ROUND_FIELDS), _JUNK, st.integers(2, 5), st.integers(0, 50))
 def test_a_hand_built_record_is_judged_or_refused_never_crashes(
-    name: str, junk: object, players: int, seed: int
+    name: str, junk: Any, players: int, seed: int
 ) -> None:
     """Any field of a played round replaced by junk of any type: building the record
     raises RecordError, or the referee judges it (valid or not) or names what is wrong

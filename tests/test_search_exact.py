@@ -29,6 +29,7 @@ from catbox_solver.dd.answer import Answer
 from catbox_solver.dd.solve import dd_table, solve, value_only
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Play, Position
+from catbox_solver.questions import Question
 
 POSITIONS = Path(__file__).parent / "oracles" / "exact_positions.txt"
 TREE_LIMIT = 3000  # positions whose game tree is larger are skipped (minimax time)
@@ -116,7 +117,7 @@ class KeyPair:
     field: str
     root: str
     hero: int
-    question: str
+    question: Question
     a: str
     b: str
     values: tuple[int | bool, int | bool]

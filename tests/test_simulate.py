@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,9 +22,10 @@ def test_game_seeds_are_the_48_bit_draws_of_the_seed() -> None:
     assert game_seeds(5, 4) == [rng.getrandbits(48) for _ in range(4)]
     assert game_seeds(5, 2) == game_seeds(5, 4)[:2]
     assert game_seeds(5, 0) == []
+    bad: tuple[Any, Any]  # (wrong types and values, on purpose)
     for bad in ((1.5, 2), (5, -1), ("5", 2)):
         with pytest.raises(CatboxError):
-            game_seeds(*bad)  # type: ignore[arg-type]
+            game_seeds(*bad)
 
 
 def test_play_games_seeds_each_round_anew() -> None:

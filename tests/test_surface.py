@@ -336,9 +336,10 @@ def test_every_exported_name_resolves() -> None:
         "value_only", "single_dummy", "exists", "prove", "load_positions", "Answer",
         "DDTable", "Question",
     }
+    from catbox_solver.dd import answer as dd_answer
     from catbox_solver.dd import solve as dd_solve
 
-    assert catbox_solver.solve is dd_solve.solve and catbox_solver.Answer is dd_solve.Answer
+    assert catbox_solver.solve is dd_solve.solve and catbox_solver.Answer is dd_answer.Answer
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         catbox_solver.nothing  # noqa: B018
 

@@ -263,7 +263,8 @@ def test_a_killed_dask_worker_process_loses_nothing(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while True:
             try:
-                c = Client(address, timeout=2, set_as_default=False)
+                c = Client(  # type: ignore[no-untyped-call]
+                    address, timeout=2, set_as_default=False)
                 break
             except OSError:
                 assert time.monotonic() < deadline, "the scheduler did not start"
@@ -272,7 +273,7 @@ def test_a_killed_dask_worker_process_loses_nothing(tmp_path: Path) -> None:
             c.run(warm_up)  # (numba's code loaded on both before the run)
             by_pid = {pid: w for w, pid in c.run(os.getpid).items()}
         finally:
-            c.close()
+            c.close()  # type: ignore[no-untyped-call]
         victim = procs[1].pid
         assert victim in by_pid
         killed: list[int] = []
@@ -493,13 +494,17 @@ def test_the_time_is_shared_between_the_seats(monkeypatch: pytest.MonkeyPatch) -
     pos = survey_deal(SurveySpec(4, "official", "paradox", 1), 0).position
     rows = answer(pos, "paradox", 8.0)
     assert [(r.seat, r.value, r.nodes) for r in rows] == [(s, True, 7) for s in range(4)]
-    start = seen[0][2] - 2.0  # (seat 0: a quarter of the 8 s)
+    first = seen[0][2]
+    assert first is not None
+    start = first - 2.0  # (seat 0: a quarter of the 8 s)
     assert [(q, s, round(d - start, 9)) for q, s, d in seen if d is not None] == [
         ("paradox", s, 2.0 * (s + 1)) for s in range(4)]
     seen.clear()
     rows = answer(pos, "tricks", 8.0)
     assert [(r.value, r.low, r.high) for r in rows] == [(2, 2, 2)] * 4
-    start = seen[0][2] - 1.0
+    first = seen[0][2]
+    assert first is not None
+    start = first - 1.0
     verdicts = [round(d - start, 9) for q, _, d in seen if q == "paradox" and d]
     assert verdicts == [1.0, 2.0, 3.0, 4.0]
     last = [d for q, _, d in seen if q == "tricks" and d]

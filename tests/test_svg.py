@@ -7,6 +7,7 @@ import hashlib
 import random
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -136,7 +137,10 @@ def test_size_scales_the_picture_not_the_drawing() -> None:
 
 def test_bad_size_or_hero_is_a_position_error() -> None:
     pos = position_from_notation(TWO_P)
-    for call in (lambda: position_svg(pos, 0), lambda: position_svg(pos, hero=2)):
+    calls: tuple[Callable[[], str], ...] = (
+        lambda: position_svg(pos, 0), lambda: position_svg(pos, hero=2)
+    )
+    for call in calls:
         try:
             call()
         except PositionError as exc:

@@ -8,7 +8,7 @@ from functools import cache
 
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import PRESETS, Ruleset
-from catbox_solver.questions import QUESTIONS
+from catbox_solver.questions import QUESTIONS, Question
 from oracles.gen import paradox_free_line, random_line, start_position
 from oracles.minimax_ref import tree_size
 
@@ -32,8 +32,8 @@ def small_positions() -> tuple[tuple[Position, int], ...]:
             if plays is None:
                 continue
             line = [pos]
-            for p in plays:
-                line.append(line[-1].after(p))
+            for play in plays:
+                line.append(line[-1].after(play))
         else:
             line = random_line(pos, rng)
         cands = [p for p in line if 0 < p.tricks_left <= 3 and p.legal_plays()]
@@ -47,7 +47,7 @@ def small_positions() -> tuple[tuple[Position, int], ...]:
     return tuple(out)
 
 
-def questions_for(pos: Position, hero: int) -> list[str]:
+def questions_for(pos: Position, hero: int) -> list[Question]:
     qs = list(QUESTIONS)
     if pos.predictions is not None and pos.predictions[hero] is None:
         qs.remove("score")

@@ -11,18 +11,19 @@ tests/test_search_exact.py checks it against ``minimax_ref.minimax`` itself.
 from __future__ import annotations
 
 from catbox_solver.model.position import Position
+from catbox_solver.questions import Question
 from oracles.minimax_ref import terminal_value
 
-QUESTIONS = ("paradox", "tricks", "score", "table")
+QUESTIONS: tuple[Question, ...] = ("paradox", "tricks", "score", "table")
 Values = dict[tuple[int, str], int | bool]
 
 
-def asked(pos: Position) -> list[tuple[int, str]]:
+def asked(pos: Position) -> list[tuple[int, Question]]:
     """The (hero, question) pairs a position can be asked: every seat, every question, but
     ``score`` only for a seat whose prediction is known (or 2 players without predictions)."""
     n = pos.rules.players
     preds = pos.predictions
-    out = []
+    out: list[tuple[int, Question]] = []
     for hero in range(n):
         for q in QUESTIONS:
             if q == "score" and preds is not None and preds[hero] is None:
