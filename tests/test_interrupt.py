@@ -22,6 +22,8 @@ from catbox_solver.cpsat import exists as exists_mod
 from catbox_solver.cpsat import proofs
 from catbox_solver.cpsat.exists import ExistsAnswer, Questions, no_paradox
 from catbox_solver.cpsat.proofs import ProofResult
+from catbox_solver.dd.answer import OutOfTime
+from catbox_solver.dd.search import Search
 from catbox_solver.dd.solve import solve
 from catbox_solver.dd.threads import StopSignal
 from catbox_solver.errors import SearchError
@@ -606,3 +608,26 @@ def test_a_stop_signal_is_checked() -> None:
     pos = start_position(Ruleset(players=3), 1)
     with pytest.raises(SearchError, match="^stop must be a StopSignal, not 1$"):
         solve(pos, pos.to_move, "paradox", stop=1)  # type: ignore[arg-type]
+
+
+def test_a_stop_signal_watches_searches_only_within_its_block() -> None:
+    """``StopSignal.watching``: a search watched when the signal stops ends as on a
+    timeout, one added after it stopped ends at once, and one whose block has closed is
+    forgotten (a later stop leaves it alone)."""
+    pos = start_position(Ruleset(players=3), 4)
+    while pos.tricks_left > 3:
+        pos = pos.after(pos.legal_plays()[0])
+    assert not pos.is_over
+    free, during, after = (Search(pos, pos.to_move) for _ in range(3))
+    signal_ = StopSignal()
+    with signal_.watching([free]):
+        pass
+    with signal_.watching([during]):
+        signal_.stop()
+    with signal_.watching([after]):
+        assert signal_._searches == {after}
+    assert signal_._searches == set()
+    assert free.exact("paradox") in (True, False)
+    for search in (during, after):
+        with pytest.raises(OutOfTime):
+            search.exact("paradox")
