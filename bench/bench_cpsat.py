@@ -39,7 +39,7 @@ def bench_existence(count: int = 20) -> None:
     unknown = 0
     for seed in range(count):
         pos = first_lead_of(rules, seed)
-        ans = exists(pos, [no_paradox()], workers=WORKERS, time_limit=60)
+        ans = exists(pos, [no_paradox()], workers=WORKERS, timeout=60)
         times.append(ans.seconds)
         found += ans.exists is True
         unknown += ans.exists is None
@@ -56,7 +56,7 @@ def bench_proofs() -> None:
     for st in STATEMENTS.values():
         for n in st.players:
             t0 = time.perf_counter()
-            (res,) = prove(st.name, n, workers=WORKERS, time_limit=120)
+            (res,) = prove(st.name, n, workers=WORKERS, timeout=120)
             wall = time.perf_counter() - t0
             print(f"prove {st.name:20} {n} players: {res.verdict:14} {wall:6.1f} s")
             for line in res.findings:

@@ -190,7 +190,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
      "tricks-at-least, tricks-at-most, bonus, bonus-at-least, bonus-at-most, score, "
      "score-at-least, score-at-most, empty, final-board"),
     ("solver time limit nan", lambda: make_solver(2, NAN),
-     "time limit must be a number of seconds, 0 or more, not nan"),
+     "timeout must be a number of seconds, 0 or more, not nan"),
     ("solver workers -1", lambda: make_solver(-1, 5.0),
      "workers must be at least 1 and at most 64"),
     ("prove workers -1", lambda: prove("full-board", 4, workers=-1),
@@ -445,7 +445,7 @@ def test_good_arguments_still_work() -> None:
     assert Ruleset().with_switches(red_lead="never").red_lead == "never"
     assert solve(POS, 0, "paradox", timeout=30).value is minimax(POS, 0, "paradox")
     # (POS lies on a paradox-free line: some way to finish with no paradox exists)
-    assert ex.exists(POS, [ex.no_paradox()], count=2, workers=1, time_limit=30).exists is True
+    assert ex.exists(POS, [ex.no_paradox()], count=2, workers=1, timeout=30).exists is True
     with pytest.raises(PositionError, match="seat 0 declared Y on a G lead"):
         position_from_text(CZECH_CLASH.replace("4p official", "4p official,color_loss=declared"))
 

@@ -176,7 +176,9 @@ def test_count_cut_short_by_the_time_limit_says_so(
     assert out[3] == f"note: {reason}"
     # all the lines there are: complete (3 players, 3 tricks left: fewer than 10000)
     monkeypatch.setattr(exists_mod, "solve_cp", real)
-    every = json.loads(run("exists", THREE_P, "--count", "10000", "--json").stdout)
+    # (--timeout: the default 60 s, on a loaded core, stopped the enumeration at 609 lines)
+    every = json.loads(run("exists", THREE_P, "--count", "10000", "--timeout", "600",
+                           "--json").stdout)
     assert every["complete"] is True and "reason" not in every
     assert len(every["lines"]) == len(outcomes_lines(three_p()))
 

@@ -209,7 +209,7 @@ def test_bad_conditions_are_typed_errors() -> None:
 def test_time_limit_gives_unknown() -> None:
     rules = Ruleset(5)
     pos = start_position(rules, 2)
-    ans = ex.exists(pos, [ex.paradox_by(4, 7), ex.tricks(4, 0)], time_limit=0.01, workers=1)
+    ans = ex.exists(pos, [ex.paradox_by(4, 7), ex.tricks(4, 0)], timeout=0.01, workers=1)
     assert ans.exists is None and "solver stopped" in ans.reason
     assert ans.to_json() == {"exists": None, "reason": ans.reason}
 
@@ -305,9 +305,9 @@ def _logged_solvers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
     log: list[tuple[int, float]] = []
     real = ex.make_solver
 
-    def logged(workers: int, time_limit: float) -> object:
-        log.append((workers, time_limit))
-        return real(workers, time_limit)
+    def logged(workers: int, timeout: float) -> object:
+        log.append((workers, timeout))
+        return real(workers, timeout)
 
     monkeypatch.setattr(ex, "make_solver", logged)
     return log
@@ -324,7 +324,7 @@ def test_narrowing_the_clash_keeps_the_workers_and_the_time_limit(
     monkeypatch.setattr(
         cp_model.CpSolver, "sufficient_assumptions_for_infeasibility", lambda self: []
     )
-    ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
+    ans = ex.exists(pos, P5_CONDITIONS, timeout=7, workers=1)
     assert ans.exists is False and ans.minimal is True and ans.reason == ""
     assert ans.clash == ["tricks_at_least(3, 2)", "tricks(3, 1)"]
     assert ans.to_json() == {"exists": False, "clash": ans.clash, "minimal": True}
@@ -344,7 +344,7 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
     )
     real = solve_cp
     calls = cp_stops_after(1)
-    ans = ex.exists(pos, P5_CONDITIONS, time_limit=7, workers=1)
+    ans = ex.exists(pos, P5_CONDITIONS, timeout=7, workers=1)
     reason = (
         "the time limit (7 s) stopped the narrowing down of the clash: fewer of these "
         "conditions may clash"
@@ -363,7 +363,7 @@ def test_a_clash_not_narrowed_down_in_time_is_not_called_minimal(
         return status
 
     monkeypatch.setattr(ex, "solve_cp", slow)
-    ans = ex.exists(pos, P5_CONDITIONS, time_limit=0.5, workers=1)
+    ans = ex.exists(pos, P5_CONDITIONS, timeout=0.5, workers=1)
     assert (ans.exists, ans.clash, ans.minimal) == (False, P5_NAMES, False)
     assert ans.reason == reason.replace("(7 s)", "(0.5 s)")
     assert len(log) == 1
@@ -377,7 +377,7 @@ def test_count_cut_short_by_the_time_limit_is_not_complete(
     pos = position_from_notation(P5)
     real = solve_cp
     cp_stops_after(3)
-    ans = ex.exists(pos, [ex.tricks(3, 2)], count=100, time_limit=6, workers=1)
+    ans = ex.exists(pos, [ex.tricks(3, 2)], count=100, timeout=6, workers=1)
     reason = (
         "the time limit (6 s) stopped the search for more lines after 3 of the 100 asked "
         "for: more may exist"

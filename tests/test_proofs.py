@@ -48,7 +48,7 @@ LIMIT = 60.0
 
 
 def test_full_board_three_and_four_players() -> None:
-    results = prove("full-board", workers=WORKERS, time_limit=LIMIT)
+    results = prove("full-board", workers=WORKERS, timeout=LIMIT)
     assert [(r.players, r.verdict, r.status) for r in results] == [
         (3, "PROVED", "INFEASIBLE"),
         (4, "PROVED", "INFEASIBLE"),

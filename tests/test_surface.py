@@ -262,7 +262,7 @@ def test_conditions_are_named_as_the_library_builds_them() -> None:
 
 def test_a_clash_is_named_in_library_words() -> None:
     ans = ex.exists(POS, [ex.tricks_at_least(0, 8), ex.tricks_at_least(1, 8)],
-                    time_limit=60, workers=1)
+                    timeout=60, workers=1)
     assert ans.exists is False
     assert ans.clash == ["tricks_at_least(0, 8)", "tricks_at_least(1, 8)"]
     assert ans.to_json()["clash"] == ans.clash

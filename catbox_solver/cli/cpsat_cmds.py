@@ -312,7 +312,7 @@ def exists_cmd(
 
     def answer(pos: Any) -> Any:
         try:
-            ans = exists(pos, conds, count=count, time_limit=timeout, workers=workers)
+            ans = exists(pos, conds, count=count, timeout=timeout, workers=workers)
         except SearchError as exc:
             raise _flagged(exc, conds) from None
         except Interrupted as e:
@@ -408,7 +408,7 @@ def prove_cmd(
             click.echo(f"{s.name:20} ({counts} players)  {s.text}")
         return
     try:
-        results = prove(name, players, workers=workers, time_limit=timeout)
+        results = prove(name, players, workers=workers, timeout=timeout)
         cut = False
     except Interrupted as e:  # Ctrl-C: the results so far, then exit code 130
         results, cut = cast("list[ProofResult]", e.partial), True

@@ -37,7 +37,7 @@ from catbox_solver.model.position import PLAYS, Play, Position, need_position
 from catbox_solver.model.rules import COLOR_CHARS, Ruleset
 
 DEFAULT_WORKERS = 2
-DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_TIMEOUT = 60.0
 
 
 class WitnessBug(AssertionError):
@@ -477,15 +477,15 @@ def replay(pos: Position, line: Sequence[Play], conditions: Sequence[Condition])
     return cur
 
 
-def make_solver(workers: int, time_limit: float) -> cp_model.CpSolver:
+def make_solver(workers: int, timeout: float) -> cp_model.CpSolver:
     """A CP-SAT solver with ``workers`` threads and a time limit in seconds (checked: a
     NaN or negative one, or -1 workers, made CP-SAT answer MODEL_INVALID, read as
     "unknown")."""
     check_int(workers, "workers", 1, 64, error=SearchError)
-    time_limit = check_seconds(time_limit, "time limit", error=SearchError)
+    timeout = check_seconds(timeout, error=SearchError)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.max_time_in_seconds = timeout
     return solver
 
 
@@ -515,14 +515,14 @@ class Questions:
         self,
         conditions: Sequence[Condition] = (),
         count: int = 1,
-        time_limit: float = DEFAULT_TIME_LIMIT,
+        timeout: float = DEFAULT_TIMEOUT,
         workers: int = DEFAULT_WORKERS,
     ) -> ExistsAnswer:
         """Is there a continuation meeting every condition? With ``count`` > 1, up to that
         many distinct witness lines (each found line is blocked for this question only)."""
         # (a NaN count skipped the search: "exists", no line; workers: make_solver)
         check_int(count, "count", 1, error=SearchError)
-        time_limit = check_seconds(time_limit, "time limit", error=SearchError)
+        timeout = check_seconds(timeout, error=SearchError)
         if isinstance(conditions, Condition) or not isinstance(conditions, (list, tuple)):
             # (one condition, or None, failed inside with a TypeError)
             raise SearchError(f"conditions are a list of conditions, not {conditions!r}")
@@ -540,7 +540,7 @@ class Questions:
         model.add_assumptions(assumptions + ([session] if session is not None else []))
         lines: list[tuple[Play, ...]] = []
         while len(lines) < count:
-            remaining = time_limit - (time.perf_counter() - t0)
+            remaining = timeout - (time.perf_counter() - t0)
             solver = make_solver(workers, max(remaining, 0.01))
             try:
                 status = solve_cp(solver, model)
@@ -564,8 +564,8 @@ class Questions:
                 if lines:
                     break
                 clash, minimal, stopped = _clash(rm, conditions, assumptions, solver,
-                                                 workers, t0 + time_limit)
-                by = "Ctrl-C" if stopped else f"the time limit ({time_limit:g} s)"
+                                                 workers, t0 + timeout)
+                by = "Ctrl-C" if stopped else f"the time limit ({timeout:g} s)"
                 answer = ExistsAnswer(
                     False,
                     clash=clash,
@@ -580,10 +580,10 @@ class Questions:
                     raise Interrupted(answer)
                 return answer
             if lines:  # the time limit cut the enumeration short: more lines may exist
-                return _incomplete_answer(lines, count, f"the time limit ({time_limit:g} s)", t0)
+                return _incomplete_answer(lines, count, f"the time limit ({timeout:g} s)", t0)
             return ExistsAnswer(
                 None,
-                reason=f"solver stopped ({solver.status_name(status)}) after {time_limit:g} s",
+                reason=f"solver stopped ({solver.status_name(status)}) after {timeout:g} s",
                 seconds=time.perf_counter() - t0,
             )
         return ExistsAnswer(True, lines=lines, seconds=time.perf_counter() - t0)
@@ -608,13 +608,13 @@ def exists(
     pos: Position,
     conditions: Sequence[Condition] = (),
     count: int = 1,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    timeout: float = DEFAULT_TIMEOUT,
     workers: int = DEFAULT_WORKERS,
 ) -> ExistsAnswer:
     """Is there a continuation of ``pos`` meeting every condition? With ``count`` > 1,
     up to that many distinct witness lines. (To ask one position several questions, build
     :class:`Questions` once.)"""
-    return Questions(pos).ask(conditions, count, time_limit, workers)
+    return Questions(pos).ask(conditions, count, timeout, workers)
 
 
 def block_line(rm: RoundModel, line: Sequence[Play], enforce: Lit | None = None) -> None:

@@ -41,7 +41,7 @@ from catbox_solver.model.position import PLAYS, Play, Position
 from catbox_solver.model.rules import COLOR_CHARS, RED, Ruleset
 
 DEFAULT_WORKERS = 2
-DEFAULT_TIME_LIMIT = 120.0
+DEFAULT_TIMEOUT = 120.0
 
 
 @dataclass
@@ -521,10 +521,10 @@ def prove(
     name: str,
     players: int | None = None,
     workers: int = DEFAULT_WORKERS,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> list[ProofResult]:
     """Run a named statement for one player count, or for every count it is about.
-    ``time_limit`` is for the whole run, every solver call of every count together (the
+    ``timeout`` is for the whole run, every solver call of every count together (the
     calls that no time is left for answer UNKNOWN at once). Ctrl-C raises Interrupted
     whose ``partial`` is the list of results so far (a result cut short says which cells
     were not asked, as "undecided (stopped by Ctrl-C)")."""
@@ -536,7 +536,7 @@ def prove(
     counts = st.players if players is None else (players,)
     for n in counts:
         check_players(st, n)
-    deadline = time.perf_counter() + check_seconds(time_limit, "time limit", error=SearchError)
+    deadline = time.perf_counter() + check_seconds(timeout, error=SearchError)
     done: list[ProofResult] = []
     for n in counts:
         try:

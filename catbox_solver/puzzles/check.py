@@ -240,7 +240,7 @@ def _solve(puzzle: Puzzle, timeout: float | None) -> Solution:
         from catbox_solver.cpsat.exists import exists
 
         conds = [parse_condition(c, n, pos.rules.values) for c in puzzle.conditions]
-        res = exists(pos, conds, time_limit=60.0 if timeout is None else timeout)
+        res = exists(pos, conds, timeout=60.0 if timeout is None else timeout)
         if res.exists is None:  # (the solver stopped at its time limit)
             raise PuzzleTimeout(res.reason)
         answer = bool(res.exists)
