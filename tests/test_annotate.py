@@ -37,6 +37,7 @@ from catbox_solver.annotate.text import annotated_record
 from catbox_solver.cli import common, main
 from catbox_solver.dd.answer import PlayResult
 from catbox_solver.dd.hidden import single_dummy
+from catbox_solver.dd.threads import StopSignal
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.formats.record import GameRecord, read_record, write_record
@@ -442,6 +443,22 @@ def test_hidden_verdict_is_the_single_dummy_odds() -> None:
     excused = sum(s.excused or 0 for s in a.summary())
     assert excused == sum(n.mark in LOSING and n.hidden is not None and n.hidden.mark == "best"
                           for n in a.notes)
+
+
+
+def test_a_stop_signal_ends_the_hidden_verdict_too() -> None:
+    """The single-dummy verdict of a play runs under the analysis's StopSignal (with
+    ``jobs``, Ctrl-C stops that signal): stopped, it searches no deal and says it is not
+    complete, rather than running on for its whole time limit."""
+    rec = record(3, 10)
+    step = next(s for s in replay(rec) if s.trick >= 6 and len(s.position.legal_plays()) > 1)
+    note = an.judge_step(step, "paradox", None, hidden=True, samples=30)
+    assert note.hidden is not None and note.hidden.complete and note.hidden.deals == 30
+    signal_ = StopSignal()
+    signal_.stop()
+    note = an.judge_step(step, "paradox", None, hidden=True, samples=30, stop=signal_)
+    assert note.mark == "unknown"
+    assert note.hidden is not None and not note.hidden.complete and note.hidden.deals == 0
 
 
 # ---- the page in a real browser -----------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import random
+import threading
+import time
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
@@ -26,6 +28,7 @@ from catbox_solver.dd.hidden import (
     single_dummy,
     unseen_values,
 )
+from catbox_solver.dd.threads import StopSignal
 from catbox_solver.errors import SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Position, cell_bit
@@ -266,6 +269,7 @@ def test_no_time_no_deal() -> None:
     ({"discard": 3}, "the seat's discard is a list of values, not 3"),
     ({"discard": (9,)}, "the discarded value must be at least 1 and at most 8, not 9"),
     ({"exact": True, "max_deals": 2}, "more than 2 to search: sample them"),
+    ({"stop": 1}, "stop must be a StopSignal, not 1"),
 ])
 def test_bad_arguments_are_named(kwargs: dict[str, Any], message: str | None) -> None:
     pos = late_positions(4, 13, 2, 1)[0]
@@ -420,3 +424,24 @@ def test_deal_count_on_crowded_tables() -> None:
         rooms = [len(h) for s, h in enumerate(pos.hands) if s != seat]
         assert len(set(rooms)) > 1 or players == 4  # (rooms of several sizes, or all equal)
         assert deal_count(pos, seat) == deals(unseen_values(pos, seat), rooms) == count
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_stop_signal_ends_the_odds_as_the_time_limit_would(jobs: int) -> None:
+    """A StopSignal already stopped starts no deal; one stopped from another thread ends
+    a long run soon, keeping only the deals finished (each decided), not complete."""
+    pos = late_positions(4, 13, 1, 1)[0]
+    signal_ = StopSignal()
+    signal_.stop()
+    sd = single_dummy(pos, samples=30, jobs=jobs, stop=signal_)
+    assert (sd.deals, sd.undecided, sd.complete, sd.plays) == (0, 0, False, ())
+    first = start_position(Ruleset(players=4), 3)
+    signal_ = StopSignal()
+    timer = threading.Timer(1.0, signal_.stop)
+    timer.start()
+    begun = time.perf_counter()
+    sd = single_dummy(first, question="tricks", samples=40, timeout=600, jobs=jobs,
+                      stop=signal_)
+    timer.join()
+    assert time.perf_counter() - begun < 60  # (not 600 s: the signal ended it)
+    assert not sd.complete and sd.undecided == 0 and sd.deals < 40

@@ -450,7 +450,7 @@ def judge_step(
         line = _line_after(pos, step.play, hero, question, played.result, timeout, stop)
     hidden_note = None
     if hidden and len(answer.plays) > 1:
-        hidden_note = _hidden(step, question, samples, seed, timeout)
+        hidden_note = _hidden(step, question, samples, seed, timeout, stop)
     return PlayNote(
         round=step.round, trick=step.trick, seat=hero, play=step.play, position=pos,
         values=answer.plays, value_played=played.result, value_best=answer.value,
@@ -504,9 +504,9 @@ def _quick_answer(step: Step, timeout: float | None, stop: StopSignal | None) ->
 
 
 def _hidden(step: Step, question: str, samples: int, seed: int,
-            timeout: float | None) -> HiddenNote:
+            timeout: float | None, stop: StopSignal | None) -> HiddenNote:
     sd = single_dummy(step.position, step.seat, question, samples=samples, seed=seed,
-                      discard=(step.discard,), timeout=timeout)
+                      discard=(step.discard,), timeout=timeout, stop=stop)
     if not sd.weight:
         return HiddenNote(None, None, (), "unknown", 0, sd.exact, sd.complete)
     shares = {p.play: p.share for p in sd.plays}
@@ -605,7 +605,9 @@ def analyse_game(
             return
         note = judge_step(steps[i], question, timeout_per_play, hidden, samples, seed, signal,
                           quick)
-        if signal.stopped and (note.open or note.mark == "unknown"):
+        cut = note.open or note.mark == "unknown" or (
+            note.hidden is not None and not note.hidden.complete)
+        if signal.stopped and cut:
             return  # cut short by Ctrl-C, not by the time limit: not kept
         with lock:
             notes[i] = note

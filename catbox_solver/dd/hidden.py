@@ -363,6 +363,8 @@ def single_dummy(
     max_deals: int = MAX_EXACT_DEALS,
     progress: Progress | None = None,
     jobs: int = 1,
+    *,
+    stop: StopSignal | None = None,
 ) -> SingleDummy:
     """The odds of ``seat`` (default: the player to move) over the deals it cannot tell
     apart: each deal solved double dummy for ``question`` (``paradox``, ``tricks`` or
@@ -377,7 +379,9 @@ def single_dummy(
     search ran out of time is counted in ``undecided``. ``progress(done, total, what)``
     after each deal. ``jobs``: how many deals to search at once, each in a thread of its
     own (0: one per core); the odds are the same, except which deals a time limit leaves
-    out. Ctrl-C raises :class:`Interrupted` with the odds over the deals finished."""
+    out. Ctrl-C raises :class:`Interrupted` with the odds over the deals finished.
+    ``stop``: a :class:`StopSignal` that ends the odds early, as the time limit would
+    (deals not finished are left out; ``complete`` False)."""
     if seat is None:
         seat = pos.to_move
     check_hero(pos, seat)
@@ -392,6 +396,8 @@ def single_dummy(
     if seed is not None:
         check_int(seed, "seed", error=SearchError)
     jobs = check_jobs(jobs)
+    if stop is not None and not isinstance(stop, StopSignal):
+        raise SearchError(f"stop must be a StopSignal, not {stop!r}")
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")
     start = search_clock()
@@ -461,11 +467,14 @@ def single_dummy(
     if jobs == 1:
         try:
             for n, (deal, w) in enumerate(deals):
-                if left() == 0.0:
+                if left() == 0.0 or (stop is not None and stop.stopped):
                     complete = False
                     break
                 step = None if progress is None else functools.partial(under_way, n)
-                got = decided(_values(deal, seat, question, plays, left(), None, step))
+                got = decided(_values(deal, seat, question, plays, left(), stop, step))
+                if got is None and stop is not None and stop.stopped:
+                    complete = False  # (cut short by the stop signal: not counted)
+                    break
                 searched.append((n, got, w))
                 if progress is not None:
                     progress(n + 1, total, "")
@@ -476,7 +485,7 @@ def single_dummy(
 
     # several deals at once, each solve in a worker thread (the compiled core runs
     # without the GIL); Ctrl-C stops them all through one StopSignal
-    signal = StopSignal()
+    signal = StopSignal() if stop is None else stop
     numbered = enumerate(deals)
 
     def runner() -> None:
@@ -493,7 +502,7 @@ def single_dummy(
             step = None if progress is None else functools.partial(under_way, n)
             got = decided(_values(deal, seat, question, plays, left(), signal, step))
             if got is None and signal.stopped:
-                return  # cut short by Ctrl-C, not by the time limit: not counted
+                return  # cut short by Ctrl-C or ``stop``, not by the time limit: not counted
             with lock:
                 searched.append((n, got, w))
                 if progress is not None:
@@ -508,7 +517,8 @@ def single_dummy(
             raise Interrupted(result()) from None
     if errors:
         raise errors[0]
-    if guard.hit:
+    if signal.stopped:
         complete = False
+    if guard.hit:
         raise Interrupted(result())
     return result()
