@@ -627,6 +627,9 @@ def test_a_stop_signal_watches_searches_only_within_its_block() -> None:
     with signal_.watching([after]):
         assert signal_._searches == {after}
     assert signal_._searches == set()
+    with pytest.raises(RuntimeError), signal_.watching([Search(pos, pos.to_move)]):
+        raise RuntimeError("a block left by an exception forgets its searches too")
+    assert signal_._searches == set()
     assert free.exact("paradox") in (True, False)
     for search in (during, after):
         with pytest.raises(OutOfTime):

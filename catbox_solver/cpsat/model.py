@@ -20,7 +20,7 @@ discards, 2-player leftovers and neutral tokens become variables). Every switch 
 Ruleset that changes legality is encoded. The prediction bonus (largest connected group of
 own tokens) is added on demand per seat, as two existential encodings: a connected chosen
 set for "largest group >= g" and a component labelling for "largest group <= m" (see
-:func:`group_size_var`, :func:`group_bound_var` and docs/constraints.md).
+:mod:`catbox_solver.cpsat.bonus` and docs/constraints.md).
 """
 
 from __future__ import annotations

@@ -381,7 +381,8 @@ def single_dummy(
     own (0: one per core); the odds are the same, except which deals a time limit leaves
     out. Ctrl-C raises :class:`Interrupted` with the odds over the deals finished.
     ``stop``: a :class:`StopSignal` that ends the odds early, as the time limit would
-    (deals not finished are left out; ``complete`` False)."""
+    (deals not finished are left out; ``complete`` False); with several jobs, a Ctrl-C in
+    the main thread stops it too."""
     if seat is None:
         seat = pos.to_move
     check_hero(pos, seat)
@@ -490,10 +491,13 @@ def single_dummy(
 
     def runner() -> None:
         nonlocal complete
-        while not signal.stopped:
+        while True:
             with lock:  # (the deals may be a generator: one thread at a time)
                 item = next(numbered, None)
             if item is None:
+                return
+            if signal.stopped:
+                complete = False  # (a deal left unsearched)
                 return
             if left() == 0.0:
                 complete = False
@@ -502,6 +506,7 @@ def single_dummy(
             step = None if progress is None else functools.partial(under_way, n)
             got = decided(_values(deal, seat, question, plays, left(), signal, step))
             if got is None and signal.stopped:
+                complete = False
                 return  # cut short by Ctrl-C or ``stop``, not by the time limit: not counted
             with lock:
                 searched.append((n, got, w))
@@ -517,8 +522,6 @@ def single_dummy(
             raise Interrupted(result()) from None
     if errors:
         raise errors[0]
-    if signal.stopped:
-        complete = False
     if guard.hit:
         raise Interrupted(result())
     return result()

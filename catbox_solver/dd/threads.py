@@ -73,8 +73,9 @@ class _Steps:
 class StopSignal:
     """Stops solves from another thread or a signal handler (a Ctrl-C caught by the
     caller while they run in worker threads, a button in an application): each search of
-    a :func:`solve` given it ends within 4096 nodes as on a timeout, and so does every
-    solve given it after :meth:`stop`. Why not a shorter timeout: the moment to stop is
+    a :func:`solve` or :func:`~catbox_solver.dd.hidden.single_dummy` given it, or of a
+    block under :meth:`watching`, ends within 4096 nodes as on a timeout, and so does
+    every one given it after :meth:`stop`. Why not a shorter timeout: the moment to stop is
     not known in advance. No lock, so :meth:`stop` is safe in a signal handler: a search
     is added before ``stopped`` is read, and ``stopped`` set before the searches are."""
 
