@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import signal
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -459,6 +462,33 @@ def test_a_stop_signal_ends_the_hidden_verdict_too() -> None:
     note = an.judge_step(step, "paradox", None, hidden=True, samples=30, stop=signal_)
     assert note.mark == "unknown"
     assert note.hidden is not None and not note.hidden.complete and note.hidden.deals == 0
+
+
+
+def test_ctrl_c_with_jobs_keeps_no_half_judged_hidden_verdict(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With jobs, Ctrl-C (a real SIGINT, caught by the analysis) stops the StopSignal that
+    a play's single-dummy verdict runs under: that play is dropped from what is printed,
+    not kept with odds over part of its deals."""
+    real = single_dummy
+    calls = [0]
+
+    def interrupted_odds(*args: Any, stop: StopSignal | None = None, **kw: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 2 and stop is not None:
+            os.kill(os.getpid(), signal.SIGINT)
+            waited = time.monotonic() + 10
+            while not stop.stopped and time.monotonic() < waited:
+                time.sleep(0.01)  # (the handler runs in the main thread)
+        return real(*args, stop=stop, **kw)
+
+    monkeypatch.setattr(an, "single_dummy", interrupted_odds)
+    with pytest.raises(an.AnalysisInterrupted) as caught:
+        analyse_game(record(3, 10), "paradox", hidden=True, samples=30, tricks=(6, 8),
+                     jobs=2)
+    partial = caught.value.partial
+    assert isinstance(partial, Analysis) and not partial.complete and calls[0] >= 2
+    assert all(n.hidden is None or n.hidden.complete for n in partial.notes)
 
 
 # ---- the page in a real browser -----------------------------------------------------------
