@@ -45,7 +45,7 @@ from typing import Any, cast
 from catbox_solver.dd.answer import Progress
 from catbox_solver.dd.checks import check_hero, check_jobs, check_prediction, deadline_after
 from catbox_solver.dd.solve import solve
-from catbox_solver.dd.threads import StopSignal, run_in_threads
+from catbox_solver.dd.threads import StopSignal, check_stop, run_in_threads
 from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.interrupt import Interrupted, ctrl_c_stops
@@ -397,8 +397,7 @@ def single_dummy(
     if seed is not None:
         check_int(seed, "seed", error=SearchError)
     jobs = check_jobs(jobs)
-    if stop is not None and not isinstance(stop, StopSignal):
-        raise SearchError(f"stop must be a StopSignal, not {stop!r}")
+    check_stop(stop)
     if pos.is_over:
         raise SearchError("the round is over: no play is left to weigh")
     start = search_clock()
@@ -465,15 +464,17 @@ def single_dummy(
         with lock:
             progress(len(searched), total, f"deal {n + 1}: {what}")
 
+    # the caller's signal, or one of our own (stopped by Ctrl-C with several jobs)
+    signal = StopSignal() if stop is None else stop
     if jobs == 1:
         try:
             for n, (deal, w) in enumerate(deals):
-                if left() == 0.0 or (stop is not None and stop.stopped):
+                if left() == 0.0 or signal.stopped:
                     complete = False
                     break
                 step = None if progress is None else functools.partial(under_way, n)
-                got = decided(_values(deal, seat, question, plays, left(), stop, step))
-                if got is None and stop is not None and stop.stopped:
+                got = decided(_values(deal, seat, question, plays, left(), signal, step))
+                if got is None and signal.stopped:
                     complete = False  # (cut short by the stop signal: not counted)
                     break
                 searched.append((n, got, w))
@@ -485,8 +486,7 @@ def single_dummy(
         return result()
 
     # several deals at once, each solve in a worker thread (the compiled core runs
-    # without the GIL); Ctrl-C stops them all through one StopSignal
-    signal = StopSignal() if stop is None else stop
+    # without the GIL); Ctrl-C stops them all through the signal
     numbered = enumerate(deals)
 
     def runner() -> None:

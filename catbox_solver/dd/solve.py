@@ -32,7 +32,7 @@ from catbox_solver.dd.search import (
     searches_stop_on_ctrl_c,
     terminal_value,
 )
-from catbox_solver.dd.threads import StopSignal, _long, _Steps, watched_by
+from catbox_solver.dd.threads import StopSignal, _long, _Steps, check_stop, watched_by
 from catbox_solver.dd.warmup import search_clock
 from catbox_solver.errors import SearchError
 from catbox_solver.interrupt import Interrupted
@@ -81,8 +81,7 @@ def solve(
     jobs = check_jobs(jobs)
     if question == "score":
         check_prediction(pos, hero)
-    if stop is not None and not isinstance(stop, StopSignal):
-        raise SearchError(f"stop must be a StopSignal, not {stop!r}")
+    check_stop(stop)
     start = search_clock()
     deadline = deadline_after(timeout, start)
     search = Search(pos, hero, deadline)

@@ -103,6 +103,12 @@ class StopSignal:
             self._searches.difference_update(searches)
 
 
+def check_stop(stop: object) -> None:
+    """A SearchError unless ``stop`` is None or a :class:`StopSignal`."""
+    if stop is not None and not isinstance(stop, StopSignal):
+        raise SearchError(f"stop must be a StopSignal, not {stop!r}")
+
+
 def watched_by(stop: StopSignal | None, searches: Sequence[Search]
                ) -> contextlib.AbstractContextManager[None]:
     """``stop.watching(searches)``, or nothing to watch without a StopSignal."""
