@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_walls import WALLS, wall_position  # noqa: E402
 
+from catbox_solver.dd.kernel import __file__ as kernel_file  # noqa: E402
 from catbox_solver.dd.kernel.cutoffs import (  # noqa: E402
     bounds,
     capacity,
@@ -77,9 +78,15 @@ from catbox_solver.dd.kernel.layout import (  # noqa: E402
     gen_plays,
 )
 from catbox_solver.dd.kernel.order import _order, _order_low  # noqa: E402
+from catbox_solver.dd.kernel.stale import cache_dir, drop_stale  # noqa: E402
 from catbox_solver.dd.kernel.table import _store, make_key, tt_find, tt_slot  # noqa: E402
 from catbox_solver.dd.search import Search  # noqa: E402
 from catbox_solver.dd.warmup import warm_up  # noqa: E402
+
+# this script's compiled functions carry the kernel's code: its cache goes with the
+# kernel's sources too (see catbox_solver/dd/kernel/stale.py)
+_HERE = Path(__file__).resolve()
+drop_stale([_HERE, *Path(kernel_file).resolve().parent.glob("*.py")], cache_dir(_HERE.parent))
 
 MAP_BITS = 22
 # the variants measured (``flags`` of refine, bits):

@@ -21,6 +21,10 @@ argument is in its docstring and in docs/search.md):
   choice does not hold up a cheap right one. They change the work, never an answer.
 
 State layout (``s``, int64): see the ``S_*`` offsets. Plays are coded ``4 * value + color``.
+
+numba's disk cache is checked here against all the kernel's sources together (see
+stale.py): no compiled function runs while the modules are imported, so this happens
+before any is loaded from the cache.
 """
 
 from catbox_solver.dd.kernel.core import Core
@@ -59,6 +63,7 @@ from catbox_solver.dd.kernel.layout import (
 )
 from catbox_solver.dd.kernel.order import LEARNED_TL, LEARNED_WEIGHTS, _order_low
 from catbox_solver.dd.kernel.score import _bonus_possible, bonus_ceiling
+from catbox_solver.dd.kernel.stale import keep_kernel_cache_current
 from catbox_solver.dd.kernel.table import _grown, make_key, tt_find, tt_slot
 
 __all__ = [
@@ -103,3 +108,5 @@ __all__ = [
     "TT_WORDS",
     "wins_then_safe",
 ]
+
+keep_kernel_cache_current()
