@@ -384,6 +384,36 @@ def test_cli_run_then_report(tmp_path: Path) -> None:
                             + text.split("already), ")[1])
 
 
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A batch system's SIGTERM mid-run: one line on stderr (no traceback, no warning of
+    the cluster's processes), exit code 143, every stored chunk whole and stored once,
+    and the same command goes on from there."""
+    out = tmp_path / "s"
+    argv = [sys.executable, "-m", "catbox_solver", "survey", "run", "-p", "3", "-n", "1500",
+            "-Q", "table", "--chunk", "10", "--workers", "1", "--quiet", "--out", str(out)]
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        waited = time.monotonic() + 120
+        while not part_files(out) and time.monotonic() < waited and child.poll() is None:
+            time.sleep(0.1)
+        assert part_files(out), "no chunk was stored"
+        child.send_signal(signal.SIGTERM)
+        text, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert (child.returncode, text) == (143, ""), err
+    assert err == (f"stopped by SIGTERM: the finished chunks are stored in {out}; "
+                   "the same command goes on\n")
+    keys = raw_keys(out)
+    assert 0 < len(keys) < 1500 and len(keys) == len(set(keys))
+    assert len(keys) % 10 == 0  # whole chunks only (each deal one row: table)
+    more = max(k[0] for k in keys) + 11  # the deals stored, any gaps below, ten more
+    code, text, _ = _run("survey", "run", "-p", "3", "-n", str(more), "-Q", "table",
+                         "--chunk", "10", "--threads", "--workers", "1", "--out", str(out))
+    assert code == 0 and text.startswith(f"{more - len(keys):,} deals stored"), text
+    assert sorted(k[0] for k in raw_keys(out)) == list(range(more))  # each once
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["-Q", "score"], "Invalid value for '--question' / '-Q': 'score' is not one of"),
     (["-r", "house"], "error: unknown ruleset 'house' (presets: official,"),

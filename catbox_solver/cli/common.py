@@ -26,6 +26,7 @@ EXIT_BAD_INPUT = 2  # bad input: one-line message, no traceback
 EXIT_UNCHECKED = 3  # nothing wrong found, but some of it was not checked in time
 EXIT_STOPPED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
 EXIT_PIPE = 141  # the output's reader went away (128 + SIGPIPE), as a shell reports it
+EXIT_TERMINATED = 143  # SIGTERM (128 + 15), as a shell reports it
 
 
 class CatboxGroup(click.Group):

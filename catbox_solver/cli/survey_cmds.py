@@ -5,13 +5,19 @@ Thin: parse the arguments, call :mod:`catbox_solver.survey`, print.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import click
 
 from catbox_solver.cli.common import (
+    EXIT_TERMINATED,
     GivenPath,
     Seconds,
     WholeNumber,
@@ -26,6 +32,31 @@ from catbox_solver.cli.common import (
     stopped,
 )
 from catbox_solver.survey.spec import DISCARDS, SURVEY_QUESTIONS, SurveySpec
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived during a run (a batch system ending the job, ``kill``)."""
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM ends a run as Ctrl-C does: the chunks under way are cancelled, the local
+    cluster is closed and every finished chunk stays stored, where Python's default
+    would end the process at once (leaving the cluster's processes to be reaped and the
+    resource tracker's warnings on stderr). Only in the main thread, where signal
+    handlers live."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise _Terminated
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @main.group("survey")
@@ -95,7 +126,7 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
 
     Each deal: the seed's shuffle, a seeded discard per seat, seeded predictions, seat 0
     leads (docs/research.md says how they are drawn). Run the same command again to go
-    on after Ctrl-C, a crash or a lost worker, or with a larger --deals to add deals;
+    on after Ctrl-C or SIGTERM, a crash or a lost worker, or with a larger --deals to add deals;
     an --out holding another survey is refused. With --scheduler, the workers of a
     running cluster (dask scheduler and dask worker processes) do the work.
 
@@ -112,13 +143,20 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
              "local cluster")
     spec = SurveySpec(players, ruleset, question, seed, discards, timeout)
     bar = _Bar() if show_progress(quiet) else None
+    going_on = f"the finished chunks are stored in {out}; the same command goes on"
     try:
-        result = run_survey(spec, deals, out, workers=workers, scheduler=scheduler,
-                            processes=not threads, chunk=chunk, progress=bar)
+        with _sigterm_stops():
+            result = run_survey(spec, deals, out, workers=workers, scheduler=scheduler,
+                                processes=not threads, chunk=chunk, progress=bar)
     except KeyboardInterrupt:
         if bar is not None:
             bar.end()
-        stopped(f"the finished chunks are stored in {out}; the same command goes on")
+        stopped(going_on)
+    except _Terminated:
+        if bar is not None:
+            bar.end()
+        click.echo(f"stopped by SIGTERM: {going_on}", err=True)
+        raise click.exceptions.Exit(EXIT_TERMINATED) from None
     if bar is not None:
         bar.end()
     if as_json:
