@@ -106,11 +106,11 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
-def stopped(what: str = "") -> NoReturn:
-    """End the command after Ctrl-C: one line on stderr (``what``: what is shown), exit
-    code 130."""
-    click.echo(f"stopped by Ctrl-C{': ' + what if what else ''}", err=True)
-    raise click.exceptions.Exit(EXIT_STOPPED)
+def stopped(what: str = "", *, by: str = "Ctrl-C", code: int = EXIT_STOPPED) -> NoReturn:
+    """End the command after Ctrl-C (or the signal ``by``, with exit code ``code``): one
+    line on stderr (``what``: what is shown), exit code 130 for Ctrl-C."""
+    click.echo(f"stopped by {by}{': ' + what if what else ''}", err=True)
+    raise click.exceptions.Exit(code)
 
 
 @click.group(cls=CatboxGroup, context_settings={"help_option_names": ["-h", "--help"]})

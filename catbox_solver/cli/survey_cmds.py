@@ -143,20 +143,17 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
              "local cluster")
     spec = SurveySpec(players, ruleset, question, seed, discards, timeout)
     bar = _Bar() if show_progress(quiet) else None
-    going_on = f"the finished chunks are stored in {out}; the same command goes on"
     try:
         with _sigterm_stops():
             result = run_survey(spec, deals, out, workers=workers, scheduler=scheduler,
                                 processes=not threads, chunk=chunk, progress=bar)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Terminated) as exc:
         if bar is not None:
             bar.end()
+        going_on = f"the finished chunks are stored in {out}; the same command goes on"
+        if isinstance(exc, _Terminated):
+            stopped(going_on, by="SIGTERM", code=EXIT_TERMINATED)
         stopped(going_on)
-    except _Terminated:
-        if bar is not None:
-            bar.end()
-        click.echo(f"stopped by SIGTERM: {going_on}", err=True)
-        raise click.exceptions.Exit(EXIT_TERMINATED) from None
     if bar is not None:
         bar.end()
     if as_json:

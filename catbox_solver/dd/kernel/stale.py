@@ -45,8 +45,9 @@ def sources_digest(sources: Iterable[Path]) -> str:
 def drop_stale(sources: Iterable[Path], cache: Path) -> bool:
     """Remove numba's cached functions (``*.nbi``, ``*.nbc``) from ``cache`` unless they
     were compiled from these ``sources`` (the digest in its STAMP file), then record the
-    sources' digest. True when something was removed or the stamp was missing. A cache
-    that cannot be written is left as it is (numba then caches elsewhere or not at all)."""
+    sources' digest. True when the stamp was missing or differed (the cache was dropped).
+    A cache that cannot be written is left as it is (numba then caches elsewhere or not
+    at all)."""
     digest = sources_digest(sources)
     stamp = cache / STAMP
     try:
