@@ -12,8 +12,12 @@ cluster's start is not counted (its workers are warmed up first), the chunks are
 default ones. Printed: deals per second, the speed-up of the most workers over the
 fewest, the limit of that speed-up (``limit``: the most any schedule could give, as a
 deal is never split, see ``schedule_limit``; a few deals that each take the whole
-timeout hold it well under the worker count), and the overhead over the loop. The
-machine's load average is printed too: on a shared machine the figures move with it.
+timeout hold it well under the worker count), and the overhead over the loop. With
+``--pool``, the same chunks also go to a plain process pool of the most workers, without
+Dask (``pool``: its speed-up over the loop; ``slower``: how much longer each deal's search
+took there than in the loop, its rows' search seconds over the loop's), which tells what
+the machine itself gives several searches at once from what Dask costs. The machine's
+load average is printed too: on a shared machine the figures move with it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +36,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from catbox_solver.dd.warmup import warm_up  # noqa: E402
 from catbox_solver.survey.deals import run_deals  # noqa: E402
-from catbox_solver.survey.runner import close_client, local_client, run_survey  # noqa: E402
+from catbox_solver.survey.runner import (  # noqa: E402
+    chunks,
+    close_client,
+    default_chunk,
+    local_client,
+    run_survey,
+)
 from catbox_solver.survey.spec import SurveySpec  # noqa: E402
 
 QUESTIONS = ("table", "paradox")
@@ -50,6 +61,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2")
     ap.add_argument("--threads", action="store_true",
                     help="workers as threads of one process (default: processes)")
+    ap.add_argument("--pool", action="store_true",
+                    help="also run the chunks on a plain process pool of the most workers")
     args = ap.parse_args(argv)
     try:
         args.player_counts = [int(x) for x in args.players.split(",")]
@@ -114,6 +127,33 @@ def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) ->
         close_client(client)
 
 
+def _ready(seconds: float) -> None:
+    """A pool task that holds its process a moment, so that each process takes one."""
+    time.sleep(seconds)
+
+
+def through_pool(spec: SurveySpec, deals: int, workers: int) -> tuple[float, list[dict[str, Any]]]:
+    """Seconds for ``deals`` deals on a warmed-up pool of ``workers`` processes, without
+    Dask, in the chunks ``catbox survey run`` would use, and the rows they gave."""
+    parts = chunks(list(range(deals)), default_chunk(spec, deals, workers))
+    with ProcessPoolExecutor(workers, initializer=warm_up) as pool:
+        for f in [pool.submit(_ready, 1.0) for _ in range(workers)]:
+            f.result()
+        start = time.perf_counter()
+        futures = [pool.submit(run_deals, spec, part) for part in parts]
+        rows = [row for f in futures for row in f.result()]
+        return time.perf_counter() - start, rows
+
+
+def pool_columns(spec: SurveySpec, deals: int, workers: int, loop: float,
+                 loop_rows: list[dict[str, Any]]) -> str:
+    """The ``pool`` and ``slower`` columns (see the module's docstring)."""
+    seconds, rows = through_pool(spec, deals, workers)
+    searched = sum(r["seconds"] for r in loop_rows)
+    slower = sum(r["seconds"] for r in rows) / searched if searched > 0 else 1.0
+    return f" {loop / seconds:>5.2f}x {slower:>5.2f}x"
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     warm_up()
@@ -122,7 +162,8 @@ def main(argv: list[str] | None = None) -> None:
           f"workers as {mode}")
     print(f"{'players':>7} {'question':>8} {'deals':>6} {'loop/s':>8} "
           + " ".join(f"{f'{w}w/s':>8}" for w in args.worker_counts)
-          + f" {'speed-up':>8} {'limit':>6} {'overhead':>8}")
+          + f" {'speed-up':>8} {'limit':>6} {'overhead':>8}"
+          + (f" {'pool':>6} {'slower':>6}" if args.pool else ""))
     for n in args.player_counts:
         for q in args.question_list:
             spec = SurveySpec(n, "official", q, 0, timeout=TIMEOUT)
@@ -138,7 +179,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.3g} "
                   + " ".join(f"{deals / times[w]:>8.3g}" for w in args.worker_counts)
                   + f" {times[lo] / times[hi]:>7.2f}x {limit:>5.2f}x"
-                  + f" {100 * (one / loop - 1):>7.1f}%",
+                  + f" {100 * (one / loop - 1):>7.1f}%"
+                  + (pool_columns(spec, deals, hi, loop, rows) if args.pool else ""),
                   flush=True)
 
 

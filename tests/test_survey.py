@@ -54,6 +54,7 @@ def _compiled() -> None:
 def client() -> Iterator[Any]:
     """A Dask client of an in-process LocalCluster (2 threads): quick to start."""
     c = local_client(2, processes=False)
+    assert list(c.run(worker_settings).values()) == [(None, False)]
     yield c
     c.close()
     c.cluster.close()
@@ -215,10 +216,17 @@ def test_resume_after_an_interrupted_run(tmp_path: Path, client: Any) -> None:
     assert (done.stored, done.where) == (0, "nothing to do")
 
 
+def worker_settings(dask_worker: Any) -> tuple[str | None, bool]:
+    """What a worker runs with: its MALLOC_TRIM_THRESHOLD_, and whether it profiles."""
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), "profile" in dask_worker.periodic_callbacks
+
+
 def test_a_killed_local_worker_loses_nothing(tmp_path: Path) -> None:
     c = local_client(2, processes=True)
     try:
         c.run(warm_up)
+        # (the two Dask defaults that slow every search, see runner.WORKER_CONFIG)
+        assert list(c.run(worker_settings).values()) == [(None, False)] * 2
         pids = list(c.run(os.getpid).values())
         killed: list[int] = []
 
@@ -560,3 +568,17 @@ def test_bench_survey_bad_arguments(argv: list[str], message: str,
     args = bench.parse_args(["--players", "3", "--deals", "table=5,paradox=1"])
     assert (args.player_counts, args.worker_counts, args.deal_counts) == (
         [3], [1, 2], {"table": 5, "paradox": 1})
+
+
+def test_bench_survey_pool_answers_the_loops_deals() -> None:
+    """The bench's plain process pool (its ``pool`` column) answers every deal once, as the
+    loop does: the same rows but for the seconds."""
+    bench = load_script("bench/bench_survey.py")
+    spec = SurveySpec(3, "official", "table", 0, timeout=60.0)
+    seconds, rows = bench.through_pool(spec, 12, 2)
+    assert seconds > 0
+
+    def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        return (row["deal"], row["seat"], row["value"], row["status"], row["position"])
+
+    assert sorted(map(key, rows)) == sorted(map(key, run_deals(spec, list(range(12)))))
