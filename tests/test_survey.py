@@ -35,6 +35,7 @@ from catbox_solver.survey.runner import (
     default_chunk,
     local_client,
     run_survey,
+    worker_settings,
 )
 from catbox_solver.survey.spec import SurveyError, SurveySpec
 from catbox_solver.survey.store import Store, part_files, read_rows
@@ -216,11 +217,6 @@ def test_resume_after_an_interrupted_run(tmp_path: Path, client: Any) -> None:
     assert (done.stored, done.where) == (0, "nothing to do")
 
 
-def worker_settings(dask_worker: Any) -> tuple[str | None, bool]:
-    """What a worker runs with: its MALLOC_TRIM_THRESHOLD_, and whether it profiles."""
-    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), "profile" in dask_worker.periodic_callbacks
-
-
 def test_a_killed_local_worker_loses_nothing(tmp_path: Path) -> None:
     c = local_client(2, processes=True)
     try:
@@ -239,7 +235,7 @@ def test_a_killed_local_worker_loses_nothing(tmp_path: Path) -> None:
     finally:
         c.close()
         c.cluster.close()
-    assert killed and res.stored == 16
+    assert killed and (res.stored, res.slow_workers) == (16, 0)
     assert sorted(raw_keys(tmp_path)) == [(d, s) for d in range(16) for s in (0, 1)]
     assert stored(tmp_path) == sorted(
         (r["deal"], r["seat"], r["value"], r["position"])
@@ -291,10 +287,14 @@ def test_a_killed_dask_worker_process_loses_nothing(tmp_path: Path) -> None:
                 os.kill(victim, signal.SIGKILL)
                 killed.append(victim)
 
+        notes: list[str] = []
         res = run_survey(PARADOX2, 16, tmp_path, chunk=2, scheduler=address,
-                         progress=kill_one)
+                         progress=kill_one, warn=notes.append)
         assert killed and procs[1].wait(10) == -signal.SIGKILL
         assert res.stored == 16 and res.where == address
+        # (workers started by hand profile, as Dask's defaults have it)
+        assert res.slow_workers == 2 and len(notes) == 1
+        assert notes[0].startswith("2 of 2 workers run with Dask's profiler")
         assert sorted(raw_keys(tmp_path)) == [(d, s) for d in range(16) for s in (0, 1)]
     finally:
         for p in procs:

@@ -146,7 +146,8 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
     try:
         with _sigterm_stops():
             result = run_survey(spec, deals, out, workers=workers, scheduler=scheduler,
-                                processes=not threads, chunk=chunk, progress=bar)
+                                processes=not threads, chunk=chunk, progress=bar,
+                                warn=None if quiet else _note)
     except (KeyboardInterrupt, _Terminated) as exc:
         if bar is not None:
             bar.end()
@@ -162,6 +163,11 @@ def run_cmd(players: int, deals: int, question: str, seed: int, ruleset: str, di
         click.echo(f"{result.stored:,} deals stored in {out} ({result.skipped:,} of "
                    f"{result.deals:,} there already), {result.seconds:.1f} s, "
                    f"{result.where}")
+
+
+def _note(message: str) -> None:
+    """A warning that does not stop the run, on stderr."""
+    click.echo(f"note: {message}", err=True)
 
 
 @survey_group.command("report")

@@ -36,6 +36,9 @@ CONNECT_SECONDS: Final = 3.0
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: deals stored in this run, out of those it had to do."""
 
+Warn = Callable[[str], None]
+"""``warn(message)``: something the user should know that does not stop the run."""
+
 
 CHUNKS_PER_WORKER: Final = 8
 """A run is cut into at least this many chunks a worker (when it has the deals): the time
@@ -85,10 +88,13 @@ class RunResult:
     stored: int
     seconds: float
     where: str
+    slow_workers: int = 0
+    """Workers that ran with a Dask default of :data:`WORKER_CONFIG` (see slow_workers)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"deals": self.deals, "skipped": self.skipped, "stored": self.stored,
-                "seconds": round(self.seconds, 3), "where": self.where}
+                "seconds": round(self.seconds, 3), "where": self.where,
+                "slow_workers": self.slow_workers}
 
 
 def connect(scheduler: str, timeout: float = CONNECT_SECONDS) -> Any:
@@ -115,6 +121,20 @@ turns off glibc's adaptive mmap threshold, so every search's tables of 128 KiB o
 mapped and faulted in afresh. With both, 20 deals of 3-player ``paradox`` searched 9.7 %
 slower in one worker than in a plain loop; without the profiler 3.3 %, without the
 variable 2.2 %, without both 0.2 %."""
+
+
+def worker_settings(dask_worker: Any) -> tuple[str | None, bool]:
+    """What a worker runs with (run on it by ``client.run``): its ``MALLOC_TRIM_THRESHOLD_``
+    and whether its profiler runs."""
+    return (os.environ.get("MALLOC_TRIM_THRESHOLD_"),
+            "profile" in dask_worker.periodic_callbacks)
+
+
+def slow_workers(client: Any) -> int:
+    """How many of the client's workers run with a Dask default that
+    :data:`WORKER_CONFIG` turns off (a cluster started by hand has both by default)."""
+    return sum(trim is not None or profiles
+               for trim, profiles in client.run(worker_settings).values())
 
 
 def local_client(workers: int, processes: bool = True) -> Any:
@@ -163,12 +183,14 @@ def run_survey(
     chunk: int | None = None,
     client: Any = None,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> RunResult:
     """Answer ``spec``'s question for deals 0 to ``deals`` - 1 and store them in ``out``,
     skipping the deals stored there already. ``workers``: a LocalCluster of that many (None:
     one per core); ``scheduler``: an existing cluster's address instead; ``client``: a
     Dask client to use as it is (tests). Ctrl-C (KeyboardInterrupt) stops it with every
-    finished chunk stored."""
+    finished chunk stored. ``warn`` hears of workers that run with the Dask defaults that
+    slow every search (:func:`slow_workers`)."""
     import time
 
     from distributed import as_completed
@@ -193,6 +215,11 @@ def run_survey(
             else:
                 client = local_client(workers or os.cpu_count() or 1, processes)
         count = len(client.scheduler_info()["workers"])
+        slow = slow_workers(client)
+        if slow and warn is not None:
+            warn(f"{slow} of {count} workers run with Dask's profiler or its "
+                 f"MALLOC_TRIM_THRESHOLD_, which slow every search by a few percent "
+                 f"(docs/research.md, 'Running it on a cluster', turns them off)")
         where = str(client.scheduler.address) if scheduler else (
             f"{count} local worker{'' if count == 1 else 's'}"
         )
@@ -216,4 +243,4 @@ def run_survey(
             client.cancel(futures)
             if own:
                 close_client(client)
-    return RunResult(deals, skipped, stored, time.perf_counter() - start, where)
+    return RunResult(deals, skipped, stored, time.perf_counter() - start, where, slow)
