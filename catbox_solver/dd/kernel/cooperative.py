@@ -85,6 +85,48 @@ def cells_suffice(s: Arr) -> bool:
 
 
 @_jit
+def finals_fit(s: Arr) -> bool:
+    """At a trick start: can each seat's last card be chosen so that no value has more
+    copies left to play than empty cells? A finish with no paradox has every seat play
+    all of its ``tl + 1`` cards but one, each into an empty cell of its value, so a value
+    with ``h`` copies in the hands and ``f`` empty cells is the last card of at least
+    ``h - f`` seats, and a seat's last card is one it holds: Hall's condition on these
+    demands (a set of values needs no more seats than hold one of them). It decides at
+    once the deals of 3 and 4 players, where the board fills exactly, whose hands already
+    break it; the plain search must try every line to see that."""
+    n = s[S_N]
+    used = s[S_USED]
+    total = 0
+    nd = 0
+    for v in range(s[S_NV]):
+        sh = 4 * v
+        need = -_POP[~(used >> sh) & 15]
+        holders = 0
+        for i in range(n):
+            c = s[S_HANDS + i] >> sh & 15
+            if c:
+                need += c
+                holders |= 1 << i
+        if need > 0:
+            total += need
+            if total > n:
+                return False
+            s[S_HITS + nd] = need
+            s[S_MASKS + nd] = holders
+            nd += 1
+    for sub in range(1, 1 << nd):
+        need = 0
+        who = 0
+        for j in range(nd):
+            if sub >> j & 1:
+                need += s[S_HITS + j]
+                who |= s[S_MASKS + j]
+        if need > _POP[who & 15] + _POP[who >> 4]:  # (seats: at most 5 bits)
+            return False
+    return True
+
+
+@_jit
 def _order_table(s: Arr, row: Arr, k: int, mode: int) -> None:
     """follow the led color first, then (0) the cells fewest other
     seats could fill, low values first; (1) high values first; (2) a random order."""
@@ -132,7 +174,7 @@ def t_search(s: Arr, ply: int, buf: Arr, tt: Arr, deadline: float, mode: int,
     k = gen_plays(s, row)
     if k == 0:
         return False
-    if keyed and not cells_suffice(s):
+    if keyed and not (finals_fit(s) and cells_suffice(s)):
         tt[tt_slot(tt, row, 0), T_LO] = 0
         return False
     if s[S_NODES] > limit:
