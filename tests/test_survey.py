@@ -483,12 +483,15 @@ def test_default_chunk_leaves_every_worker_several_chunks() -> None:
     table2 = SurveySpec(2, "official", "table", 0)
     # alone, about a second of search a chunk
     assert default_chunk(table2) == 2500
-    assert default_chunk(TABLE3) == 100
+    assert default_chunk(TABLE3) == 2500
+    assert default_chunk(SurveySpec(5, "official", "table", 0)) == 2500
     assert default_chunk(PARADOX2) == 20
     assert default_chunk(SurveySpec(4, "official", "paradox", 0)) == 1
     assert default_chunk(SurveySpec(3, "official", "tricks", 0)) == 1
-    # a run of 20,000 deals on 2 workers: 100 a chunk, 200 chunks
-    assert default_chunk(TABLE3, 20_000, 2) == 100
+    # a run of 20,000 deals on 2 workers: 1,250 a chunk, 16 chunks
+    assert default_chunk(TABLE3, 20_000, 2) == 1250
+    # 80,000: the second's worth, 2,500
+    assert default_chunk(TABLE3, 80_000, 2) == 2500
     # 2,000 deals of 2 players on 2 workers: not one chunk of 2,000 but 16 of 125
     assert default_chunk(table2, 2000, 2) == 2000 // (CHUNKS_PER_WORKER * 2) == 125
     assert len(chunks(list(range(2000)), default_chunk(table2, 2000, 2))) == 16

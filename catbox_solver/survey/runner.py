@@ -53,11 +53,9 @@ def default_chunk(spec: SurveySpec, todo: int = 0, workers: int = 1) -> int:
     that a lost worker or Ctrl-C costs little; and with ``todo`` deals for ``workers``,
     small enough for :data:`CHUNKS_PER_WORKER` chunks a worker."""
     if spec.question == "table":
-        # (the means are a few long deals, the medians far smaller: on one free core
-        # 0.35 ms a deal with 2 players and 9 ms with 3, over 20,000 deals of seed 0;
-        # 10,000 deals of seed 1 on 2 workers of a loaded machine took 42, 240, 279 and
-        # 103 s with 2 to 5 players)
-        size = {2: 2500, 3: 100, 4: 25}.get(spec.players, 50)
+        # (on one free core, deals of seed 0: a mean of 0.40, 0.38, 0.43 and 0.50 ms a
+        # deal with 2 to 5 players, the longest 40 ms)
+        size = 2500
     elif spec.question == "paradox":
         size = {2: 20, 3: 2}.get(spec.players, 1)
     else:
