@@ -16,6 +16,7 @@ from catbox_solver.dd.fast import FastState
 from catbox_solver.dd.kernel.cooperative import finals_fit
 from catbox_solver.dd.solve import solve
 from catbox_solver.formats.notation import position_from_notation
+from catbox_solver.model.board import cell_bit
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
 
@@ -23,10 +24,9 @@ from catbox_solver.model.rules import Ruleset
 def _brute(pos: Position) -> bool:
     """Is there a last card for each seat, one it holds, such that every value keeps no
     more copies to play than it has empty cells? (every assignment tried)"""
-    rules = pos.rules
     empty = {
-        v: sum(1 for c in range(4) if not pos.used >> (4 * v - 4 + c) & 1)
-        for v in range(1, rules.values + 1)
+        v: sum(1 for c in range(4) if not pos.used & cell_bit(v, c))
+        for v in range(1, pos.rules.values + 1)
     }
     held = {v: sum(h.count(v) for h in pos.hands) for v in empty}
     for last in itertools.product(*(sorted(set(h)) for h in pos.hands)):
