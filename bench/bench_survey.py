@@ -12,7 +12,10 @@ cluster's start is not counted (its workers are warmed up first), the chunks are
 default ones. Printed: deals per second, the speed-up of the most workers over the
 fewest, the limit of that speed-up (``limit``: the most any schedule could give, as a
 deal is never split, see ``schedule_limit``; a few deals that each take the whole
-timeout hold it well under the worker count), and the overhead over the loop. With
+timeout hold it well under the worker count), and the overhead over the loop. This
+machine's speed moves by about 10 % from one minute to the next, more than the overhead
+itself, so ``--repeat K`` measures the overhead K times, each a loop followed at once by
+the 1-worker run over the same deals, and prints the median and the range. With
 ``--pool``, the same chunks also go to a plain process pool of the most workers, without
 Dask (``pool``: its speed-up over the loop; ``slower``: how much longer each deal's search
 took there than in the loop, its rows' search seconds over the loop's), which tells what
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -61,6 +65,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2")
     ap.add_argument("--threads", action="store_true",
                     help="workers as threads of one process (default: processes)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measure the overhead this many times (loop, then 1 worker), "
+                         "printing the median and the range")
     ap.add_argument("--pool", action="store_true",
                     help="also run the chunks on a plain process pool of the most workers")
     args = ap.parse_args(argv)
@@ -74,6 +81,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error(f"--players: player counts are 2 to 5, not {args.players!r}")
     if not all(1 <= w <= 64 for w in args.worker_counts):
         ap.error(f"--workers: 1 to 64 workers, not {args.workers!r}")
+    if not 1 <= args.repeat <= 100:
+        ap.error(f"--repeat: 1 to 100 times, not {args.repeat}")
     args.question_list = [q.strip() for q in args.questions.split(",")]
     bad = [q for q in args.question_list if q not in QUESTIONS]
     if bad:
@@ -127,6 +136,20 @@ def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) ->
         close_client(client)
 
 
+def overheads(spec: SurveySpec, deals: int, processes: bool, loop: float, one: float,
+              repeat: int) -> list[float]:
+    """The overhead in percent of a 1-worker run over the loop: the pair measured already
+    (``loop``, ``one``), then ``repeat`` - 1 more pairs, each loop followed at once by its
+    1-worker run, so that both halves of a pair see the machine at the same speed."""
+    out = [100 * (one / loop - 1)]
+    for _ in range(repeat - 1):
+        start = time.perf_counter()
+        run_deals(spec, list(range(deals)))
+        seconds = time.perf_counter() - start
+        out.append(100 * (through_dask(spec, deals, 1, processes) / seconds - 1))
+    return out
+
+
 def _ready(seconds: float) -> None:
     """A pool task that holds its process a moment, so that each process takes one."""
     time.sleep(seconds)
@@ -163,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'players':>7} {'question':>8} {'deals':>6} {'loop/s':>8} "
           + " ".join(f"{f'{w}w/s':>8}" for w in args.worker_counts)
           + f" {'speed-up':>8} {'limit':>6} {'overhead':>8}"
+          + (f" {'range':>13}" if args.repeat > 1 else "")
           + (f" {'pool':>6} {'slower':>6}" if args.pool else ""))
     for n in args.player_counts:
         for q in args.question_list:
@@ -176,10 +200,12 @@ def main(argv: list[str] | None = None) -> None:
                      for w in args.worker_counts}
             lo, hi = min(args.worker_counts), max(args.worker_counts)
             one = through_dask(spec, deals, 1, not args.threads) if 1 not in times else times[1]
+            over = sorted(overheads(spec, deals, not args.threads, loop, one, args.repeat))
             print(f"{n:>7} {q:>8} {deals:>6} {deals / loop:>8.3g} "
                   + " ".join(f"{deals / times[w]:>8.3g}" for w in args.worker_counts)
                   + f" {times[lo] / times[hi]:>7.2f}x {limit:>5.2f}x"
-                  + f" {100 * (one / loop - 1):>7.1f}%"
+                  + f" {statistics.median(over):>7.1f}%"
+                  + (f" {over[0]:>5.1f}..{over[-1]:>5.1f}%" if args.repeat > 1 else "")
                   + (pool_columns(spec, deals, hi, loop, rows) if args.pool else ""),
                   flush=True)
 

@@ -559,6 +559,7 @@ def test_the_time_is_shared_between_the_seats(monkeypatch: pytest.MonkeyPatch) -
     (["--deals", "table=0"], "--deals: QUESTION=N with N 1 or more, not 'table=0'"),
     (["--deals", "table=5"], "--deals: no count for paradox"),
     (["--workers", "x"], "--players and --workers are whole numbers separated by commas"),
+    (["--repeat", "0"], "--repeat: 1 to 100 times, not 0"),
 ])
 def test_bench_survey_bad_arguments(argv: list[str], message: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
@@ -571,6 +572,31 @@ def test_bench_survey_bad_arguments(argv: list[str], message: str,
     args = bench.parse_args(["--players", "3", "--deals", "table=5,paradox=1"])
     assert (args.player_counts, args.worker_counts, args.deal_counts) == (
         [3], [1, 2], {"table": 5, "paradox": 1})
+
+
+def test_bench_survey_overheads_pair_each_loop_with_its_dask_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--repeat``: each further overhead is a loop over the deals followed by a 1-worker
+    run over the same deals, divided pair by pair."""
+    bench = load_script("bench/bench_survey.py")
+    calls: list[tuple[str, int]] = []
+    clock = iter([10.0, 12.0, 20.0, 24.0])
+
+    def fake_loop(spec: SurveySpec, indices: list[int]) -> list[dict[str, Any]]:
+        calls.append(("loop", len(indices)))
+        return []
+
+    def fake_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) -> float:
+        calls.append(("dask", workers))
+        return {1: 2.2, 2: 5.0}[len([c for c in calls if c[0] == "dask"])]
+
+    monkeypatch.setattr(bench, "run_deals", fake_loop)
+    monkeypatch.setattr(bench, "through_dask", fake_dask)
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(clock))
+    spec = SurveySpec(3, "official", "table", 0, timeout=60.0)
+    over = bench.overheads(spec, 7, True, 1.0, 1.1, 3)
+    assert calls == [("loop", 7), ("dask", 1), ("loop", 7), ("dask", 1)]
+    assert [round(x, 9) for x in over] == [10.0, 10.0, 25.0]
 
 
 def test_bench_survey_pool_answers_the_loops_deals() -> None:
