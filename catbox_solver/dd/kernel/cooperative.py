@@ -29,6 +29,7 @@ from catbox_solver.dd.kernel.layout import (
     _push,
     _tick,
     gen_plays,
+    seat_count,
 )
 from catbox_solver.dd.kernel.order import _sort
 from catbox_solver.dd.kernel.table import make_key, tt_find, tt_slot
@@ -121,7 +122,7 @@ def finals_fit(s: Arr) -> bool:
             if sub >> j & 1:
                 need += s[S_HITS + j]
                 who |= s[S_MASKS + j]
-        if need > _POP[who & 15] + _POP[who >> 4]:  # (seats: at most 5 bits)
+        if need > seat_count(who):
             return False
     return True
 

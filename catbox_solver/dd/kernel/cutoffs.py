@@ -5,7 +5,6 @@ argument (also in docs/search.md)."""
 from __future__ import annotations
 
 from catbox_solver.dd.kernel.layout import (
-    _POP,
     S_COLORS,
     S_HANDS,
     S_HERO,
@@ -28,6 +27,7 @@ from catbox_solver.dd.kernel.layout import (
     _pop,
     _push,
     _winner,
+    seat_count,
 )
 
 
@@ -249,7 +249,7 @@ def bounds(s: Arr) -> tuple[int, int]:
 @_jit
 def _stolen(by: int, hit: int) -> int:
     """Cells the seats in the mask ``by`` can take, one each, of ``hit`` they could."""
-    seats = _POP[by & 15] + (by >> 4 & 1)
+    seats = seat_count(by)
     return hit if hit < seats else seats
 
 

@@ -208,6 +208,12 @@ _POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
 
 
 @_jit_inline
+def seat_count(mask: int) -> int:
+    """How many seats a mask of seats holds (5 bits at most: one per seat)."""
+    return int(_POP[mask & 15] + (mask >> 4 & 1))
+
+
+@_jit_inline
 def _md(x: int, n: int) -> int:
     """``x % n`` for -2n <= x < 3n without a division (seat arithmetic in hot loops)."""
     if x < 0:
