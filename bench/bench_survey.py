@@ -136,6 +136,13 @@ def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) ->
         close_client(client)
 
 
+def through_loop(spec: SurveySpec, deals: int) -> tuple[float, list[dict[str, Any]]]:
+    """Seconds for ``deals`` deals in a plain loop in this process, and their rows."""
+    start = time.perf_counter()
+    rows = run_deals(spec, list(range(deals)))
+    return time.perf_counter() - start, rows
+
+
 def overheads(spec: SurveySpec, deals: int, processes: bool, loop: float, one: float,
               repeat: int) -> list[float]:
     """The overhead in percent of a 1-worker run over the loop: the pair measured already
@@ -143,9 +150,7 @@ def overheads(spec: SurveySpec, deals: int, processes: bool, loop: float, one: f
     1-worker run, so that both halves of a pair see the machine at the same speed."""
     out = [100 * (one / loop - 1)]
     for _ in range(repeat - 1):
-        start = time.perf_counter()
-        run_deals(spec, list(range(deals)))
-        seconds = time.perf_counter() - start
+        seconds, _ = through_loop(spec, deals)
         out.append(100 * (through_dask(spec, deals, 1, processes) / seconds - 1))
     return out
 
@@ -192,9 +197,7 @@ def main(argv: list[str] | None = None) -> None:
         for q in args.question_list:
             spec = SurveySpec(n, "official", q, 0, timeout=TIMEOUT)
             deals = args.deal_counts[q]
-            start = time.perf_counter()
-            rows = run_deals(spec, list(range(deals)))
-            loop = time.perf_counter() - start
+            loop, rows = through_loop(spec, deals)
             limit = schedule_limit(rows, max(args.worker_counts))
             times = {w: through_dask(spec, deals, w, not args.threads)
                      for w in args.worker_counts}
