@@ -36,10 +36,13 @@ from catbox_solver.dd.kernel import (
     T_HI,
     T_LO,
     T_SIZE,
+    TABLE_BITS,
+    TABLE_FIRST_BITS,
     TT_BITS,
     TT_LONG_BITS,
     TT_WORDS,
     Core,
+    _at_least,
     _grown,
     make_key,
     tt_find,
@@ -51,6 +54,8 @@ from catbox_solver.errors import PositionError, SearchError
 from catbox_solver.formats.notation import position_from_notation
 from catbox_solver.model.position import Position
 from catbox_solver.model.rules import Ruleset
+from catbox_solver.survey.deals import survey_deal
+from catbox_solver.survey.spec import SurveySpec
 
 # positions whose game tree has at most this many positions are checked by brute force
 BRUTE = 20_000
@@ -299,6 +304,39 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert comparisons > 700
     # the tiny table really loses entries (more nodes to the same answers)
     assert small_nodes > big_nodes
+
+
+def test_the_table_questions_table_starts_small_and_is_enlarged_once_outgrown() -> None:
+    """_at_least: the same table when it has 2**bits entries or more, else one of 2**bits
+    in which every key stored before is found with its bounds. The table question's
+    table starts with 2**TABLE_FIRST_BITS entries and stays so while its search takes no
+    more nodes than that (a planted start of 2**TABLE_BITS, or an enlargement that drops
+    entries, fails here); a search that takes more goes on with 2**TABLE_BITS at least,
+    to the same answer."""
+    rng = random.Random(46)
+    table = np.zeros((16, T_SIZE), dtype=np.int64)
+    stored: dict[tuple[int, ...], tuple[int, int]] = {}
+    while len(stored) < 10:
+        words = tuple(rng.getrandbits(62) for _ in range(TT_WORDS))
+        i = tt_slot(table, _row(words), 3)
+        table[i, T_LO], table[i, T_HI] = rng.randint(-3, 0), rng.randint(0, 3)
+        stored = {k: v for k, v in stored.items() if tt_find(table, _row(k)) >= 0}
+        stored[words] = (int(table[i, T_LO]), int(table[i, T_HI]))
+    assert _at_least(table, 4) is table and _at_least(table, 3) is table
+    bigger = _at_least(table, 7)
+    assert bigger.shape == (128, T_SIZE)
+    for words, (lo, hi) in stored.items():
+        j = tt_find(bigger, _row(words))
+        assert j >= 0 and (bigger[j, T_LO], bigger[j, T_HI]) == (lo, hi)
+    assert (TABLE_FIRST_BITS, TABLE_BITS) == (10, 14)
+    sizes = {}
+    for index in (0, 68):  # (survey deals of seed 0: 32 and 2,043 nodes)
+        pos = survey_deal(SurveySpec(4, "official", "table", 0), index).position
+        core = core_for(FastState(pos), 0)
+        answer, nodes = core.table(None)
+        assert answer is True and core._ttable is not None
+        sizes[index] = (nodes, core._ttable.shape[0])
+    assert sizes == {0: (32, 1 << TABLE_FIRST_BITS), 68: (2043, 1 << TABLE_BITS)}
 
 
 def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:

@@ -27,7 +27,7 @@ stale.py): no compiled function runs while the modules are imported, so this hap
 before any is loaded from the cache.
 """
 
-from catbox_solver.dd.kernel.core import Core
+from catbox_solver.dd.kernel.core import TABLE_BITS, TABLE_FIRST_BITS, Core
 from catbox_solver.dd.kernel.cutoffs import (
     _duck,
     _loser_margin,
@@ -64,9 +64,10 @@ from catbox_solver.dd.kernel.layout import (
 from catbox_solver.dd.kernel.order import LEARNED_TL, LEARNED_WEIGHTS, _order_low
 from catbox_solver.dd.kernel.score import _bonus_possible, bonus_ceiling
 from catbox_solver.dd.kernel.stale import keep_kernel_cache_current
-from catbox_solver.dd.kernel.table import _grown, make_key, tt_find, tt_slot
+from catbox_solver.dd.kernel.table import _at_least, _grown, make_key, tt_find, tt_slot
 
 __all__ = [
+    "_at_least",
     "_bonus_possible",
     "_duck",
     "_grown",
@@ -97,6 +98,8 @@ __all__ = [
     "S_OWN",
     "S_TL",
     "S_WON",
+    "TABLE_BITS",
+    "TABLE_FIRST_BITS",
     "safe",
     "T_HI",
     "T_LO",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -65,7 +65,16 @@ from catbox_solver.dd.kernel.layout import (
 )
 from catbox_solver.dd.kernel.order import order_plays
 from catbox_solver.dd.kernel.score import _bonus_possible, bonus_ceiling
-from catbox_solver.dd.kernel.table import _grown
+from catbox_solver.dd.kernel.table import _at_least, _grown
+
+TABLE_FIRST_BITS: Final = 10
+"""The table question's table starts with 2**10 entries (64 KiB): most deals at the first
+lead are decided in tens of nodes, and zeroing a larger table cost more than their search
+(a 1 MiB table: 17 us a deal of about 170, with 3 players)."""
+
+TABLE_BITS: Final = 14
+"""The score question's table starts with 2**14 entries, and so does the table question's
+once its first search outgrows its first table."""
 
 
 @intrinsic
@@ -305,7 +314,8 @@ class Core:
         three play orders with a node budget growing fourfold each round, then one without
         a budget; finished sub-searches are kept, so restarts reuse them."""
         if self._ttable is None:
-            self._ttable = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
+            self._ttable = np.zeros((1 << min(self.tt_bits, TABLE_FIRST_BITS), T_SIZE),
+                                    dtype=np.int64)
         s = self.s
         self._fresh()
         self.capped = False
@@ -322,7 +332,10 @@ class Core:
             res = _entry(t_search_held, t_search_nogil)(
                 s, 0, self.buf, self._ttable, dl, mode, limit
             )
-            self._ttable = _grown(self._ttable, int(s[S_NODES]), self.tt_bits - 2)
+            nodes = int(s[S_NODES])
+            if nodes > self._ttable.shape[0]:
+                self._ttable = _at_least(self._ttable, min(self.tt_bits, TABLE_BITS))
+            self._ttable = _grown(self._ttable, nodes, self.tt_bits - 2)
             if s[S_ABORT] == 1:
                 return None, int(s[S_NODES])
             if s[S_ABORT] == 0:
@@ -355,7 +368,7 @@ class Core:
         """Can the hero make sure of a round score of at least ``k`` from the loaded state,
         having won ``won`` tricks with its tokens on ``own``? None: out of time."""
         if self._tscore is None:
-            self._tscore = np.zeros((1 << min(self.tt_bits, 14), T_SIZE), dtype=np.int64)
+            self._tscore = np.zeros((1 << min(self.tt_bits, TABLE_BITS), T_SIZE), dtype=np.int64)
         s = self.s
         s[S_WON] = won
         s[S_OWN] = own

@@ -215,6 +215,15 @@ def _rehash(old: Arr, new: Arr) -> None:
                 new[j, c] = old[i, c]
 
 
+def _at_least(table: npt.NDArray[np.int64], bits: int) -> npt.NDArray[np.int64]:
+    """The table with at least 2**bits entries (entries kept)."""
+    if table.shape[0] >= 1 << bits:
+        return table
+    new = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
+    _rehash(table, new)
+    return new
+
+
 def _grown(table: npt.NDArray[np.int64], nodes: int, max_bits: int) -> npt.NDArray[np.int64]:
     """The table, four times larger (entries kept) once the nodes searched with it exceed
     four times its size, up to 2**max_bits entries. Tables start small: a fresh page of a
