@@ -312,7 +312,7 @@ def test_the_table_questions_table_starts_small_and_is_enlarged_once_outgrown() 
     table starts with 2**TABLE_FIRST_BITS entries and stays so while its search takes no
     more nodes than that (a planted start of 2**TABLE_BITS, or an enlargement that drops
     entries, fails here); a search that takes more goes on with 2**TABLE_BITS at least,
-    to the same answer."""
+    to the same answer. The trick table is never made for the table question."""
     rng = random.Random(46)
     table = np.zeros((16, T_SIZE), dtype=np.int64)
     stored: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -336,14 +336,16 @@ def test_the_table_questions_table_starts_small_and_is_enlarged_once_outgrown() 
         answer, nodes = core.table(None)
         assert answer is True and core._ttable is not None
         sizes[index] = (nodes, core._ttable.shape[0])
+        assert core.tt.shape[0] == 0  # (the trick table is made by a trick search only)
     assert sizes == {0: (32, 1 << TABLE_FIRST_BITS), 68: (2043, 1 << TABLE_BITS)}
 
 
 def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
     """_grown: the same table while the nodes searched are at most four times its size or
     it has 2**max_bits entries; else one four times larger in which every key stored
-    before is found with its bounds. A Core's trick table starts at 2**TT_BITS entries at
-    most and grows to that, except for a long search (a first position with 7 or more
+    before is found with its bounds. A Core's trick table (made at its first trick
+    search, at the size its first load set) starts at 2**TT_BITS entries at most and
+    grows to that, except for a long search (a first position with 7 or more
     tricks left, 4 players; 6 or more, 5 players), which has 2**TT_LONG_BITS from the
     start; a Core made with a table size of its own keeps it, the default one
     included."""
@@ -371,11 +373,11 @@ def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
         for pos in replay(start, line):
             if not pos.trick and pos.tricks_left not in caps.get(n, {}):
                 core = core_for(FastState(pos), 0)
-                size = core.tt.shape[0].bit_length() - 1
+                size = core._trick_table().shape[0].bit_length() - 1
                 caps.setdefault(n, {})[pos.tricks_left] = (size, core.tt_cap)
                 for bits in (3, TT_BITS):
                     own = core_for(FastState(pos), 0, tt_bits=bits)
-                    assert own.tt_cap == bits and own.tt.shape[0] <= 1 << bits
+                    assert own.tt_cap == bits and own._trick_table().shape[0] <= 1 << bits
     assert caps[4][7] == (22, 22) and caps[4][6] == (20, 20) and caps[4][4] == (16, 20)
     assert caps[5][6] == (22, 22) and caps[5][5] == (20, 20)
 

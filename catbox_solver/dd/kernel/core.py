@@ -180,12 +180,22 @@ class Core:
         self.tt_bits = TT_BITS if tt_bits is None else tt_bits  # the tables' largest size
         self.tt_cap = self.tt_bits  # the trick table's (a long search's: TT_LONG_BITS)
         self._long_ok = tt_bits is None  # may a long search have the larger table?
-        self.tt = np.zeros((0, T_SIZE), dtype=np.int64)  # sized at the first load
+        # the trick table: its first size is set at the first load, and it is made at the
+        # first trick or score search (_trick_table): the table question never uses it,
+        # and mapping its 64 MiB afresh cost 6 % of a `table` deal at the first lead
+        self.tt = np.zeros((0, T_SIZE), dtype=np.int64)
+        self._tt_first_bits = 0
         self._tt_nodes = 0  # nodes searched since the trick table last grew
         self._ttable: npt.NDArray[np.int64] | None = None
         self._tscore: npt.NDArray[np.int64] | None = None
         self.capped = False  # the last table or trick search ran out of its node cap
         self._no_score = np.zeros((1, T_SIZE), dtype=np.int64)
+
+    def _trick_table(self) -> npt.NDArray[np.int64]:
+        """The trick table, made at its first size if no search has used it yet."""
+        if not self.tt.shape[0]:
+            self.tt = np.zeros((1 << self._tt_first_bits, T_SIZE), dtype=np.int64)
+        return self.tt
 
     def _grow_tt(self) -> None:
         grown = _grown(self.tt, self._tt_nodes, self.tt_cap)
@@ -204,7 +214,7 @@ class Core:
     ) -> None:
         """Set the position: the used cells, the leader, tricks left, the current trick
         (value, color) pairs, packed hands and color masks (as in FastState)."""
-        if not self.tt.shape[0]:
+        if not self._tt_first_bits:
             # first size from the tricks left (the search grows about x60 a trick; a
             # 5-player trick has one more play: four times the start), then grown as the
             # nodes searched call for it
@@ -214,8 +224,7 @@ class Core:
                 # a long search: at its full size at once, as it grows only between
                 # searches, and one search can be most of the work
                 self.tt_cap = TT_LONG_BITS
-            bits = min(self.tt_cap, need)
-            self.tt = np.zeros((1 << bits, T_SIZE), dtype=np.int64)
+            self._tt_first_bits = min(self.tt_cap, need)
         s = self.s
         s[S_USED] = used
         s[S_LEADER] = leader
@@ -297,7 +306,9 @@ class Core:
         if cap >= 0:
             s[S_LIMIT] = cap
         dl = -1.0 if deadline is None else deadline
-        res = _entry(game_held, game_nogil)(s, 0, r, 0, self.buf, self.tt, self._no_score, dl)
+        res = _entry(game_held, game_nogil)(
+            s, 0, r, 0, self.buf, self._trick_table(), self._no_score, dl
+        )
         s[S_LIMIT] = NO_LIMIT
         nodes = int(s[S_NODES])
         self._tt_nodes += nodes
@@ -374,7 +385,8 @@ class Core:
         s[S_OWN] = own
         self._fresh()
         res = _entry(game_held, game_nogil)(
-            s, 1, k, 0, self.buf, self.tt, self._tscore, -1.0 if deadline is None else deadline
+            s, 1, k, 0, self.buf, self._trick_table(), self._tscore,
+            -1.0 if deadline is None else deadline,
         )
         nodes = int(s[S_NODES])
         self._tscore = _grown(self._tscore, nodes, self.tt_bits - 2)
