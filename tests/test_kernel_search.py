@@ -306,6 +306,21 @@ def test_tiny_table_gives_the_same_answers() -> None:
     assert small_nodes > big_nodes
 
 
+def _table_of_16(seed: int) -> tuple[np.ndarray, dict[tuple[int, ...], tuple[int, int]]]:
+    """A table of 16 entries holding 10 random keys, and each key's (low, high) bounds."""
+    rng = random.Random(seed)
+    table = np.zeros((16, T_SIZE), dtype=np.int64)
+    stored: dict[tuple[int, ...], tuple[int, int]] = {}
+    while len(stored) < 10:  # (some keys collide and replace each other: keep the last)
+        words = tuple(rng.getrandbits(62) for _ in range(TT_WORDS))
+        i = tt_slot(table, _row(words), 3)
+        lo, hi = rng.randint(-3, 0), rng.randint(0, 3)
+        table[i, T_LO], table[i, T_HI] = lo, hi
+        stored = {k: v for k, v in stored.items() if tt_find(table, _row(k)) >= 0}
+        stored[words] = (lo, hi)
+    return table, stored
+
+
 def test_the_table_questions_table_starts_small_and_is_enlarged_once_outgrown() -> None:
     """_at_least: the same table when it has 2**bits entries or more, else one of 2**bits
     in which every key stored before is found with its bounds. The table question's
@@ -313,15 +328,7 @@ def test_the_table_questions_table_starts_small_and_is_enlarged_once_outgrown() 
     more nodes than that (a planted start of 2**TABLE_BITS, or an enlargement that drops
     entries, fails here); a search that takes more goes on with 2**TABLE_BITS at least,
     to the same answer. The trick table is never made for the table question."""
-    rng = random.Random(46)
-    table = np.zeros((16, T_SIZE), dtype=np.int64)
-    stored: dict[tuple[int, ...], tuple[int, int]] = {}
-    while len(stored) < 10:
-        words = tuple(rng.getrandbits(62) for _ in range(TT_WORDS))
-        i = tt_slot(table, _row(words), 3)
-        table[i, T_LO], table[i, T_HI] = rng.randint(-3, 0), rng.randint(0, 3)
-        stored = {k: v for k, v in stored.items() if tt_find(table, _row(k)) >= 0}
-        stored[words] = (int(table[i, T_LO]), int(table[i, T_HI]))
+    table, stored = _table_of_16(46)
     assert _at_least(table, 4) is table and _at_least(table, 3) is table
     bigger = _at_least(table, 7)
     assert bigger.shape == (128, T_SIZE)
@@ -349,16 +356,7 @@ def test_the_table_grows_fourfold_to_its_cap_and_keeps_its_entries() -> None:
     tricks left, 4 players; 6 or more, 5 players), which has 2**TT_LONG_BITS from the
     start; a Core made with a table size of its own keeps it, the default one
     included."""
-    rng = random.Random(18)
-    table = np.zeros((16, T_SIZE), dtype=np.int64)
-    stored: dict[tuple[int, ...], tuple[int, int]] = {}
-    while len(stored) < 10:  # (some keys collide and replace each other: keep the last)
-        words = tuple(rng.getrandbits(62) for _ in range(TT_WORDS))
-        i = tt_slot(table, _row(words), 3)
-        lo, hi = rng.randint(-3, 0), rng.randint(0, 3)
-        table[i, T_LO], table[i, T_HI] = lo, hi
-        stored = {k: v for k, v in stored.items() if tt_find(table, _row(k)) >= 0}
-        stored[words] = (lo, hi)
+    table, stored = _table_of_16(18)
     assert _grown(table, 64, 6) is table  # nodes <= 4 * 16
     bigger = _grown(table, 65, 6)
     assert bigger.shape == (64, T_SIZE)

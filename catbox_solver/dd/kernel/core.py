@@ -348,12 +348,12 @@ class Core:
                 self._ttable = _at_least(self._ttable, min(self.tt_bits, TABLE_BITS))
             self._ttable = _grown(self._ttable, nodes, self.tt_bits - 2)
             if s[S_ABORT] == 1:
-                return None, int(s[S_NODES])
+                return None, nodes
             if s[S_ABORT] == 0:
-                return bool(res), int(s[S_NODES])
+                return bool(res), nodes
             if limit == cap:
                 self.capped = True
-                return None, int(s[S_NODES])
+                return None, nodes
             attempt += 1
             if mode == 2:
                 budget *= 4

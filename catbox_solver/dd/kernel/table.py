@@ -231,6 +231,4 @@ def _grown(table: npt.NDArray[np.int64], nodes: int, max_bits: int) -> npt.NDArr
     size = table.shape[0]
     if nodes <= 4 * size or size >= 1 << max_bits:
         return table
-    new = np.zeros((size * 4, T_SIZE), dtype=np.int64)
-    _rehash(table, new)
-    return new
+    return _at_least(table, size.bit_length() + 1)  # (size is a power of two: 4 * size)
