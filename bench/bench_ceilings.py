@@ -1,0 +1,337 @@
+"""Oracle ceilings of coarser transposition tables, measured on the walls (docs/search.md,
+"Routes measured and their ceilings").
+
+A table keyed by less than the full key (a *projection* of the state) would let one stored
+answer stand for every trick start of its class. This script measures how much such a
+table could save at most on one whole search, so that a route whose ceiling is short of
+its goal is closed before anyone builds it:
+
+1. A recording copy of the kernel's zero-window search (``game``, made from the kernel's
+   own source with one call added at each of its table stores) searches the wall from a
+   fresh table and records every trick start it stores: tricks left, threshold, answer,
+   the node counter at its start and at its store (so its subtree), its raw state (used
+   cells, leader, hands, colors) and its key. The copy is checked against the kernel: the
+   same answer in the same nodes, or the exit code is 1.
+2. Two entries are in one class when they share the tricks left and the threshold and
+   either their key or their projection (joined transitively, so the class is at least
+   as coarse as the table's own key). A class is *consistent* when all its entries have
+   the same answer.
+3. The search is replayed in its own order: an entry whose class is consistent and was
+   seen before skips its subtree. The ceiling is the search's nodes divided by the nodes
+   left.
+
+The oracle knows which classes are consistent, so no table keyed by that projection,
+sound or not, could save more on that search. Projections (``--list`` shows them):
+``key`` (the key alone: x1.00, the check of the method), ``hero-colors`` (the hero's
+colors forgotten: a bound for the hero's own dominance, a stored answer used for a hero
+with more or fewer colors), ``coalition-colors``, ``colors``, ``coalition-hands``,
+``coalition`` (the coalition's hands and colors forgotten, the board and leader kept: a
+bound for coalition-resource dominance) and ``hero-alone`` (the free cells the hero can
+fill, its hand and colors, the leader: no sound table is this coarse).
+
+Examples::
+
+    python bench/bench_ceilings.py                       # the five walls under 20 M nodes
+    python bench/bench_ceilings.py --walls 5p10-5b-6y --projections key,hero-colors,coalition
+    python bench/bench_ceilings.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import numpy.typing as npt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_walls import WALLS, Wall, wall_position  # noqa: E402
+
+from catbox_solver.dd.kernel.layout import S_NODES  # noqa: E402
+from catbox_solver.dd.search import Search  # noqa: E402
+
+Records = npt.NDArray[np.int64]
+
+# the columns of a record
+TL, R, ANSWER, N_IN, N_OUT, USED, LEADER = range(7)
+HANDS = 7  # 5 columns
+COLORS = 12  # 5 columns
+KEY = 17  # 4 columns (the key's words)
+WIDTH = 21
+
+KERNEL_GAME = Path(__file__).resolve().parents[1] / "catbox_solver/dd/kernel/game.py"
+"""The source the recording copy is made from: this checkout's kernel."""
+
+DEFAULT_WALLS = ("p0-2b-4b", "p0-2b-2r", "p0-1b-2y", "p1-2b-6b", "5p10-5b-6y")
+"""The walls with a known answer under 20 M nodes (the others take 225-608 M)."""
+
+# ---- the recording copy of the kernel's search --------------------------------------------
+
+RECORDER = '''
+from numba import njit as _njit_plain
+from catbox_solver.dd.kernel.layout import B_WORDS as _B_WORDS
+
+_jit = _njit_plain(error_model="numpy")  # this copy is not cached
+
+
+@_jit
+def _record(rec, s, row, tl, r, res, n_in):
+    """Append one stored trick start to ``rec`` (row 0, column 0: the count)."""
+    i = rec[0, 0] + 1
+    if i >= rec.shape[0]:
+        rec[0, 1] = 1  # full: the count stops, the search goes on
+        return
+    rec[0, 0] = i
+    q = rec[i]
+    q[0] = tl
+    q[1] = r
+    q[2] = 1 if res else 0
+    q[3] = n_in
+    q[4] = s[S_NODES]
+    q[5] = s[S_USED]
+    q[6] = s[S_LEADER]
+    for j in range(5):
+        q[7 + j] = s[S_HANDS + j]
+        q[12 + j] = s[S_COLORS + j]
+    for j in range(4):
+        q[17 + j] = row[_B_WORDS + j]
+'''
+
+PATCHES: tuple[tuple[str, str], ...] = (
+    # the copy compiles with its own, uncached decorator (defined in RECORDER)
+    ("    _jit,\n", "    _jit as _jit_cached,\n"),
+    ("from catbox_solver.dd.kernel.table import _store, make_key, tt_find, tt_slot\n",
+     "from catbox_solver.dd.kernel.table import _store, make_key, tt_find, tt_slot\n"
+     + RECORDER),
+    # the node counter at the start of a trick start's search
+    ("    keyed = tlen == 0\n    slot = -1\n",
+     "    keyed = tlen == 0\n    slot = -1\n    n_in = s[S_NODES]\n"),
+    # each store of the trick game is recorded (``tsc``, the score table, is unused in
+    # the trick game: the records go there)
+    ("                    _store(tt, row, tl, zero, True)\n",
+     "                    _store(tt, row, tl, zero, True)\n"
+     "                    _record(tsc, s, row, tl, zero, True, n_in)\n"),
+    ("                        _store(tt, row, tl, r, True)\n",
+     "                        _store(tt, row, tl, r, True)\n"
+     "                        _record(tsc, s, row, tl, r, True, n_in)\n"),
+    ("    if keyed:\n        _store(tt, row, tl, r, res)\n    return res\n",
+     "    if keyed:\n        _store(tt, row, tl, r, res)\n"
+     "        _record(tsc, s, row, tl, r, res, n_in)\n    return res\n"),
+)
+
+
+def recording_source(text: str) -> str:
+    """The kernel's ``game`` module source with the recording added. A ValueError names
+    the first place of the source that is no longer where this script expects it."""
+    for old, new in PATCHES:
+        if text.count(old) != 1:
+            raise ValueError(f"the kernel's game.py changed: {old.strip()!r} is found "
+                             f"{text.count(old)} times, not once; update PATCHES")
+        text = text.replace(old, new)
+    return text
+
+
+def recording_module(workdir: str) -> ModuleType:
+    """The recording copy of the kernel's game module, written to ``workdir``."""
+    path = Path(workdir) / "recording_game.py"
+    source = KERNEL_GAME.read_text(encoding="utf-8")
+    path.write_text(recording_source(source), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("recording_game", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["recording_game"] = module  # numba resolves the copy's functions by module name
+    spec.loader.exec_module(module)
+    return module
+
+
+def record(recorder: ModuleType, wall: Wall, max_entries: int) -> tuple[bool, int, Records]:
+    """The wall searched by the recording copy from a fresh table: its answer, its nodes
+    and its records (one row per stored trick start, in the order they were stored)."""
+    pos, hero = wall_position(wall)
+    core = Search(pos, hero)._loaded_core()  # noqa: SLF001 (the kernel's state is recorded)
+    core._fresh()  # noqa: SLF001
+    rec = np.zeros((max_entries + 1, WIDTH), dtype=np.int64)
+    res = recorder.game(core.s, 0, wall.r, 0, core.buf, core._trick_table(), rec, -1.0)  # noqa: SLF001
+    if rec[0, 1]:
+        raise OverflowError(f"{wall.name}: more than {max_entries:,} entries; "
+                            f"raise --max-entries")
+    return bool(res), int(core.s[S_NODES]), rec[1:int(rec[0, 0]) + 1]
+
+
+# ---- classes and the oracle's replay ------------------------------------------------------
+
+Projection = Callable[[Records, int], npt.NDArray[np.int64]]
+
+
+def _cols(rec: Records, cols: Sequence[int]) -> npt.NDArray[np.int64]:
+    return rec[:, list(cols)]
+
+
+def _hero_alone(rec: Records, hero: int) -> npt.NDArray[np.int64]:
+    """The free cells the hero can fill (a free cell of a value it holds, in its
+    colors), its hand and colors, the leader."""
+    used = rec[:, USED]
+    hand = rec[:, HANDS + hero]
+    colors = rec[:, COLORS + hero]
+    free = np.zeros(len(rec), dtype=np.int64)
+    for v in range(9):
+        held = (hand >> (4 * v)) & 15 != 0
+        cells = (~used >> (4 * v)) & 15 & colors
+        free |= np.where(held, cells, 0) << (4 * v)
+    return np.column_stack([rec[:, LEADER], hand, colors, free])
+
+
+def _others(hero: int, first: int) -> list[int]:
+    return [first + i for i in range(5) if i != hero]
+
+
+PROJECTIONS: dict[str, tuple[Projection, str]] = {
+    "key": (lambda rec, hero: _cols(rec, range(KEY, KEY + 4)),
+            "the key alone (x1.00: the check of the method)"),
+    "hero-colors": (lambda rec, hero: _cols(
+        rec, [USED, LEADER, *range(HANDS, HANDS + 5), *_others(hero, COLORS)]),
+        "the hero's colors forgotten (the hero's own dominance)"),
+    "coalition-colors": (lambda rec, hero: _cols(
+        rec, [USED, LEADER, *range(HANDS, HANDS + 5), COLORS + hero]),
+        "the coalition's colors forgotten"),
+    "colors": (lambda rec, hero: _cols(rec, [USED, LEADER, *range(HANDS, HANDS + 5)]),
+               "every seat's colors forgotten"),
+    "coalition-hands": (lambda rec, hero: _cols(
+        rec, [USED, LEADER, HANDS + hero, *range(COLORS, COLORS + 5)]),
+        "the coalition's hands forgotten"),
+    "coalition": (lambda rec, hero: _cols(rec, [USED, LEADER, HANDS + hero, COLORS + hero]),
+                  "the coalition's hands and colors forgotten, the board kept "
+                  "(coalition-resource dominance)"),
+    "hero-alone": (_hero_alone, "the hero's fillable free cells, hand and colors, "
+                   "the leader (not sound)"),
+}
+
+
+def _labels(rec: Records, part: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """One label per distinct (tricks left, threshold, ``part``) row."""
+    rows = np.column_stack([rec[:, TL], rec[:, R], part])
+    return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def classes(rec: Records, part: npt.NDArray[np.int64]) -> list[int]:
+    """Each entry's class: entries of one tricks left and threshold joined when their
+    keys are equal or their ``part`` rows are (union-find, transitively)."""
+    by_key = _labels(rec, rec[:, KEY:KEY + 4])
+    by_part = _labels(rec, part)
+    parent = list(range(len(rec)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for labels in (by_key, by_part):
+        first: dict[int, int] = {}
+        for i, label in enumerate(labels.tolist()):
+            j = first.setdefault(label, i)
+            if j != i:
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[a] = b
+    return [find(i) for i in range(len(rec))]
+
+
+def ceiling(rec: Records, cls: Sequence[int], nodes: int) -> tuple[float, int, int]:
+    """The oracle's replay: (nodes / nodes left, mixed classes, classes). Entries in the
+    search's order (the node counter at their start); one whose class is consistent and
+    was seen before skips its subtree (the nodes from its start to its store)."""
+    answers: dict[int, set[int]] = {}
+    for c, a in zip(cls, rec[:, ANSWER].tolist(), strict=True):
+        answers.setdefault(c, set()).add(a)
+    seen: set[int] = set()
+    saved = 0
+    skipped_until = -1
+    for i in np.argsort(rec[:, N_IN], kind="stable").tolist():
+        start, end = int(rec[i, N_IN]), int(rec[i, N_OUT])
+        if start <= skipped_until:
+            continue  # inside a subtree already skipped
+        c = cls[i]
+        if c in seen and len(answers[c]) == 1:
+            saved += end - start
+            skipped_until = end
+        seen.add(c)
+    mixed = sum(1 for a in answers.values() if len(a) > 1)
+    return nodes / max(1, nodes - saved), mixed, len(answers)
+
+
+# ---- the command line ---------------------------------------------------------------------
+
+def _names(text: str, known: Sequence[str], what: str) -> list[str]:
+    names = [t for t in text.split(",") if t]
+    for name in names:
+        if name not in known:
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {name!r}; one of {', '.join(known)}")
+    if not names:
+        raise argparse.ArgumentTypeError(f"no {what} named")
+    return names
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    wall_names = [w.name for w in WALLS]
+    ap.add_argument("--walls", default=",".join(DEFAULT_WALLS),
+                    type=lambda t: _names(t, wall_names, "wall"),
+                    help="names, comma-separated (default: the five under 20 M nodes)")
+    ap.add_argument("--projections", default=",".join(PROJECTIONS),
+                    type=lambda t: _names(t, list(PROJECTIONS), "projection"),
+                    help="names, comma-separated (default: all)")
+    ap.add_argument("--max-entries", type=float, default=4e6,
+                    help="the most trick starts recorded per wall (default: 4e6, 672 MB)")
+    ap.add_argument("--list", action="store_true", help="list the projections and stop")
+    args = ap.parse_args(argv)
+    if not 1 <= args.max_entries <= 1e9:
+        ap.error(f"argument --max-entries: must be 1 to 1e9, not {args.max_entries:g}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.list:
+        for name, (_, what) in PROJECTIONS.items():
+            print(f"{name:17s} {what}")
+        return 0
+    wrong = 0
+    with tempfile.TemporaryDirectory() as workdir:
+        recorder = recording_module(workdir)
+        for name in args.walls:
+            wall = next(w for w in WALLS if w.name == name)
+            pos, hero = wall_position(wall)
+            t = time.perf_counter()
+            res, nodes, rec = record(recorder, wall, int(args.max_entries))
+            dt = time.perf_counter() - t
+            search = Search(pos, hero)
+            kernel_res = search._u_within(wall.r, 1 << 62)  # noqa: SLF001
+            same = (kernel_res, search.nodes) == (res, nodes)
+            print(f"{wall.name}: {res} in {nodes:,} nodes ({dt:.1f} s recorded), "
+                  f"{len(rec):,} trick starts stored"
+                  + ("" if same else f"  DIFFERS from the kernel: {kernel_res} in "
+                     f"{search.nodes:,} nodes"), flush=True)
+            if not same:
+                wrong += 1
+                continue
+            for pname in args.projections:
+                project, _ = PROJECTIONS[pname]
+                x, mixed, n = ceiling(rec, classes(rec, project(rec, hero)), nodes)
+                print(f"  {pname:17s} x{x:5.2f}   classes {n:10,d}   mixed {mixed:8,d}",
+                      flush=True)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
