@@ -1,27 +1,27 @@
 """Survey benchmark: deals per second of ``catbox survey run``, and what Dask costs.
 
-Run: ``python bench/bench_survey.py [--players 3,4] [--questions table,paradox]
-[--deals table=2000,paradox=6] [--workers 1,2] [--threads]``. For each player count and
-question, the same deals (seed 0, 60 s a deal) are answered three ways: a plain loop over
+Run: ``python bench/bench_survey.py [--players 3,4] [--questions table,paradox] [--deals
+table=2000,paradox=6] [--workers 1,2] [--threads]``. For each player count and question,
+the same deals (seed 0, 60 s a deal) are answered three ways: a plain loop over
 ``run_deals`` in this process (no Dask, nothing stored); through a LocalCluster of 1
 worker (the Dask overhead: its time per deal against the loop's); and through a
 LocalCluster of each ``--workers`` count (processes of one thread; ``--threads``: one
-process of that many threads, for the processes-or-threads choice). Each Dask run
-stores its rows in a fresh temporary directory, as ``catbox survey run`` does; the
-cluster's start is not counted (its workers are warmed up first), the chunks are the
-default ones. Printed: deals per second, the speed-up of the most workers over the
-fewest, the limit of that speed-up (``limit``: the most any schedule could give, as a
-deal is never split, see ``schedule_limit``; a few deals that each take the whole
-timeout hold it well under the worker count), and the overhead over the loop. This
-machine's speed moves by about 10 % from one minute to the next, more than the overhead
-itself, so ``--repeat K`` measures the overhead K times, each a loop followed at once by
-the 1-worker run over the same deals, and prints the median and the range. With
-``--pool``, the same chunks also go to a plain process pool of the most workers, without
-Dask (``pool``: its speed-up over the loop; ``slower``: how much longer each deal's search
-took there than in the loop, its rows' search seconds over the loop's), which tells what
-the machine itself gives several searches at once from what Dask costs. The machine's
-load average is printed too: on a shared machine the figures move with it.
-"""
+process of that many threads, for the processes-or-threads choice). Each Dask run stores
+its rows in a fresh temporary directory, as ``catbox survey run`` does; the cluster's
+start is not counted (its workers are warmed up first: the kernel loaded and one deal
+answered, which imports the task's modules), the chunks are the default ones. Printed:
+deals per second, the speed-up of the most workers over the fewest, the limit of that
+speed-up (``limit``: the most any schedule could give, as a deal is never split, see
+``schedule_limit``; a few deals that each take the whole timeout hold it well under the
+worker count), and the overhead over the loop. This machine's speed moves by about 10 %
+from one minute to the next, more than the overhead itself, so ``--repeat K`` measures
+the overhead K times, each a loop followed at once by the 1-worker run over the same
+deals, and prints the median and the range. With ``--pool``, the same chunks also go to
+a plain process pool of the most workers, without Dask (``pool``: its speed-up over the
+loop; ``slower``: how much longer each deal's search took there than in the loop, its
+rows' search seconds over the loop's), which tells what the machine itself gives several
+searches at once from what Dask costs. The machine's load average is printed too: on a
+shared machine the figures move with it."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from catbox_solver.dd.warmup import warm_up  # noqa: E402
-from catbox_solver.survey.deals import run_deals  # noqa: E402
+from catbox_solver.survey.deals import chunk_table, run_deals  # noqa: E402
 from catbox_solver.survey.runner import (  # noqa: E402
     chunks,
     close_client,
@@ -128,6 +128,10 @@ def through_dask(spec: SurveySpec, deals: int, workers: int, processes: bool) ->
     client = local_client(workers, processes)
     try:
         client.run(warm_up)
+        # the first task of a fresh worker imports the task's modules (pyarrow among
+        # them, 0.3 s or so): once per worker, as the kernel's load, and done before the
+        # loop's clock too
+        client.run(chunk_table, spec, [0])
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
             run_survey(spec, deals, Path(tmp) / "s", client=client)

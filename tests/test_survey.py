@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -27,7 +28,7 @@ from catbox_solver.cli import main
 from catbox_solver.dd.solve import value_only
 from catbox_solver.dd.warmup import warm_up
 from catbox_solver.formats.notation import position_to_notation
-from catbox_solver.survey.deals import answer, deal_seed, run_deals, survey_deal
+from catbox_solver.survey.deals import answer, chunk_table, deal_seed, run_deals, survey_deal
 from catbox_solver.survey.report import report, report_text, wilson
 from catbox_solver.survey.runner import (
     CHUNKS_PER_WORKER,
@@ -38,7 +39,7 @@ from catbox_solver.survey.runner import (
     worker_settings,
 )
 from catbox_solver.survey.spec import SurveyError, SurveySpec
-from catbox_solver.survey.store import Store, part_files, read_rows
+from catbox_solver.survey.store import Store, part_files, read_rows, rows_table
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE3 = SurveySpec(3, "official", "table", 5)
@@ -154,7 +155,7 @@ def test_rows_hold_the_issue_columns() -> None:
 
 def test_another_survey_is_refused_naming_what_differs(tmp_path: Path) -> None:
     with Store(tmp_path / "s", TABLE3) as store:
-        store.write(run_deals(TABLE3, [0, 1]))
+        store.write(chunk_table(TABLE3, [0, 1]))
     other = SurveySpec(3, "must-follow", "table", 6)
     with pytest.raises(SurveyError) as err:
         Store(tmp_path / "s", other).__enter__()
@@ -165,6 +166,26 @@ def test_another_survey_is_refused_naming_what_differs(tmp_path: Path) -> None:
     assert len(raw_keys(tmp_path / "s")) == 2
 
 
+def test_a_chunk_is_an_arrow_table_of_the_surveys_columns(tmp_path: Path) -> None:
+    """A worker sends its chunk back as a table (cheap to serialize), equal to its rows;
+    a table of another question's columns, or an empty one, is never stored."""
+    table = chunk_table(PARADOX2, [0, 1, 2])
+    assert isinstance(table, pa.Table)
+    def timeless(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
+
+    assert timeless(table.to_pylist()) == timeless(run_deals(PARADOX2, [0, 1, 2]))
+    assert table.schema.equals(Store(tmp_path, PARADOX2).schema)
+    with Store(tmp_path / "t", SurveySpec(3, "official", "tricks", 5)) as store:
+        with pytest.raises(SurveyError, match=r"^a chunk of other columns than this "
+                           r"survey's \(tricks\) is not stored in "):
+            store.write(table)  # (its value column is a bool, a trick count's an int)
+    with Store(tmp_path / "e", TABLE3) as store:
+        with pytest.raises(SurveyError, match="^an empty chunk is not stored$"):
+            store.write(chunk_table(TABLE3, []))
+    assert part_files(tmp_path / "t") == part_files(tmp_path / "e") == []
+
+
 def test_two_writers_at_once_are_refused(tmp_path: Path) -> None:
     with Store(tmp_path, TABLE3), pytest.raises(SurveyError, match="another survey run"):
         Store(tmp_path, TABLE3).__enter__()
@@ -172,7 +193,7 @@ def test_two_writers_at_once_are_refused(tmp_path: Path) -> None:
 
 def test_partial_files_never_count(tmp_path: Path) -> None:
     with Store(tmp_path, TABLE3) as store:
-        store.write(run_deals(TABLE3, [0, 1, 2]))
+        store.write(chunk_table(TABLE3, [0, 1, 2]))
     # a crash while writing: a temporary file cut short, and one whole but not renamed
     whole = part_files(tmp_path)[0].read_bytes()
     (tmp_path / ".part-00000003-00000004-dead.parquet.1234.tmp").write_bytes(whole[:100])
@@ -330,10 +351,10 @@ def test_report_counts_by_hand(tmp_path: Path) -> None:
     rows = run_deals(PARADOX2, list(range(10)))
     rows[3] = {**rows[3], "value": None, "low": 0, "high": 1, "status": "unknown"}
     with Store(tmp_path / "p2", PARADOX2) as store:
-        store.write(rows[:8])
-        store.write(rows[8:])
+        store.write(rows_table(rows[:8], "paradox"))
+        store.write(rows_table(rows[8:], "paradox"))
     with Store(tmp_path / "t3", TABLE3) as store:
-        store.write(run_deals(TABLE3, [0, 1, 2]))
+        store.write(chunk_table(TABLE3, [0, 1, 2]))
     lines = report([tmp_path])
     by_seat = {s: [r for r in rows if r["seat"] == s] for s in (0, 1)}
     want = []

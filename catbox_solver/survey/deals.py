@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+
 from catbox_solver.dd.answer import OutOfTime
 from catbox_solver.dd.search import Search
 from catbox_solver.dd.warmup import warm_up
@@ -30,6 +32,7 @@ from catbox_solver.formats.notation import position_to_notation
 from catbox_solver.model.deal import deal
 from catbox_solver.model.position import Position
 from catbox_solver.survey.spec import SURVEY_QUESTIONS, SurveyError, SurveySpec
+from catbox_solver.survey.store import rows_table
 from catbox_solver.version import __version__
 
 
@@ -179,9 +182,15 @@ def answer(pos: Position, question: str, timeout: float | None) -> list[Answer]:
     return rows
 
 
+def chunk_table(spec: SurveySpec, indices: list[int]) -> pa.Table:
+    """Every row of the given deals as a table of the store's schema: a worker's task,
+    and what it sends back (see :func:`survey.store.rows_table`)."""
+    return rows_table(run_deals(spec, indices), spec.question)
+
+
 def run_deals(spec: SurveySpec, indices: list[int]) -> list[dict[str, Any]]:
-    """Every row of the given deals, as plain dicts (what a worker sends back): the
-    columns of :func:`survey.store.schema`."""
+    """Every row of the given deals, as plain dicts: the columns of
+    :func:`survey.store.schema`."""
     out: list[dict[str, Any]] = []
     for index in indices:
         d = survey_deal(spec, index)

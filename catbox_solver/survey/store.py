@@ -104,6 +104,14 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.close(folder)
 
 
+def rows_table(rows: Sequence[dict[str, Any]], question: str) -> pa.Table:
+    """One chunk's rows (dicts of :func:`schema`'s columns) as a table of that schema.
+    A worker sends its chunk back in this form: a table is a few buffers to serialize,
+    while 2,500 dicts pickled by the worker's event loop during the next chunk's search
+    slowed that search by about 12 % (docs/research.md, "Speed")."""
+    return pa.Table.from_pylist(list(rows), schema=schema(question))
+
+
 class Store:
     """The writer of one survey directory (use as a context manager: it holds the lock)."""
 
@@ -151,11 +159,16 @@ class Store:
             found.update(pq.read_table(path, columns=["deal"]).column("deal").to_pylist())
         return found
 
-    def write(self, rows: Sequence[dict[str, Any]]) -> Path:
-        """Store one chunk's rows as a new file (whole, or not at all)."""
+    def write(self, table: pa.Table) -> Path:
+        """Store one chunk's rows (a table of this survey's schema, see
+        :func:`rows_table`) as a new file, whole or not at all."""
         if self._lock is None:
             raise SurveyError("the survey store is not open")
-        table = pa.Table.from_pylist(list(rows), schema=self.schema)
+        if not table.schema.equals(self.schema):
+            raise SurveyError(f"a chunk of other columns than this survey's "
+                              f"({self.spec.question}) is not stored in {self.out}")
+        if not table.num_rows:
+            raise SurveyError("an empty chunk is not stored")
         deals = table.column("deal").to_pylist()
         name = f"part-{min(deals):08d}-{max(deals):08d}-{secrets.token_hex(4)}.parquet"
         sink = pa.BufferOutputStream()
