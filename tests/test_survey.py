@@ -183,6 +183,9 @@ def test_a_chunk_is_an_arrow_table_of_the_surveys_columns(tmp_path: Path) -> Non
     with Store(tmp_path / "e", TABLE3) as store:
         with pytest.raises(SurveyError, match="^an empty chunk is not stored$"):
             store.write(chunk_table(TABLE3, []))
+        with pytest.raises(TypeError, match=r"^Store.write takes a pyarrow Table of the "
+                           r"survey's columns \(rows_table makes one from rows\), not list$"):
+            store.write(run_deals(TABLE3, [0]))
     assert part_files(tmp_path / "t") == part_files(tmp_path / "e") == []
 
 

@@ -164,6 +164,9 @@ class Store:
         :func:`rows_table`) as a new file, whole or not at all."""
         if self._lock is None:
             raise SurveyError("the survey store is not open")
+        if not isinstance(table, pa.Table):
+            raise TypeError(f"Store.write takes a pyarrow Table of the survey's columns "
+                            f"(rows_table makes one from rows), not {type(table).__name__}")
         if not table.schema.equals(self.schema):
             raise SurveyError(f"a chunk of other columns than this survey's "
                               f"({self.spec.question}) is not stored in {self.out}")
