@@ -53,10 +53,11 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_walls import WALLS, Wall, wall_position  # noqa: E402
+from bench_walls import WALLS, Wall, _search, wall_position  # noqa: E402
 
-from catbox_solver.dd.kernel.layout import S_NODES  # noqa: E402
+from catbox_solver.dd.kernel.layout import S_NODES, TT_WORDS  # noqa: E402
 from catbox_solver.dd.search import Search  # noqa: E402
+from catbox_solver.model.position import Position  # noqa: E402
 
 Records = npt.NDArray[np.int64]
 
@@ -64,8 +65,8 @@ Records = npt.NDArray[np.int64]
 TL, R, ANSWER, N_IN, N_OUT, USED, LEADER = range(7)
 HANDS = 7  # 5 columns
 COLORS = 12  # 5 columns
-KEY = 17  # 4 columns (the key's words)
-WIDTH = 21
+KEY = 17  # TT_WORDS columns (the key's words)
+WIDTH = KEY + TT_WORDS
 
 KERNEL_GAME = Path(__file__).resolve().parents[1] / "catbox_solver/dd/kernel/game.py"
 """The source the recording copy is made from: this checkout's kernel."""
@@ -77,7 +78,7 @@ DEFAULT_WALLS = ("p0-2b-4b", "p0-2b-2r", "p0-1b-2y", "p1-2b-6b", "5p10-5b-6y")
 
 RECORDER = '''
 from numba import njit as _njit_plain
-from catbox_solver.dd.kernel.layout import B_WORDS as _B_WORDS
+from catbox_solver.dd.kernel.layout import B_WORDS as _B_WORDS, TT_WORDS as _TT_WORDS
 
 _jit = _njit_plain(error_model="numpy")  # this copy is not cached
 
@@ -101,7 +102,7 @@ def _record(rec, s, row, tl, r, res, n_in):
     for j in range(5):
         q[7 + j] = s[S_HANDS + j]
         q[12 + j] = s[S_COLORS + j]
-    for j in range(4):
+    for j in range(_TT_WORDS):
         q[17 + j] = row[_B_WORDS + j]
 '''
 
@@ -152,10 +153,11 @@ def recording_module(workdir: str) -> ModuleType:
     return module
 
 
-def record(recorder: ModuleType, wall: Wall, max_entries: int) -> tuple[bool, int, Records]:
-    """The wall searched by the recording copy from a fresh table: its answer, its nodes
-    and its records (one row per stored trick start, in the order they were stored)."""
-    pos, hero = wall_position(wall)
+def record(recorder: ModuleType, wall: Wall, pos: Position, hero: int,
+           max_entries: int) -> tuple[bool, int, Records]:
+    """The wall (its position ``pos``, its ``hero``) searched by the recording copy from a
+    fresh table: its answer, its nodes and its records (one row per stored trick start, in
+    the order they were stored)."""
     core = Search(pos, hero)._loaded_core()  # noqa: SLF001 (the kernel's state is recorded)
     core._fresh()  # noqa: SLF001
     rec = np.zeros((max_entries + 1, WIDTH), dtype=np.int64)
@@ -313,15 +315,14 @@ def main(argv: list[str] | None = None) -> int:
             wall = next(w for w in WALLS if w.name == name)
             pos, hero = wall_position(wall)
             t = time.perf_counter()
-            res, nodes, rec = record(recorder, wall, int(args.max_entries))
+            res, nodes, rec = record(recorder, wall, pos, hero, int(args.max_entries))
             dt = time.perf_counter() - t
-            search = Search(pos, hero)
-            kernel_res = search._u_within(wall.r, 1 << 62)  # noqa: SLF001
-            same = (kernel_res, search.nodes) == (res, nodes)
+            kernel_res, kernel_nodes, _ = _search(pos, hero, wall.r, 1 << 62)
+            same = (kernel_res, kernel_nodes) == (res, nodes)
             print(f"{wall.name}: {res} in {nodes:,} nodes ({dt:.1f} s recorded), "
                   f"{len(rec):,} trick starts stored"
                   + ("" if same else f"  DIFFERS from the kernel: {kernel_res} in "
-                     f"{search.nodes:,} nodes"), flush=True)
+                     f"{kernel_nodes:,} nodes"), flush=True)
             if not same:
                 wrong += 1
                 continue

@@ -12,7 +12,7 @@ A local cluster's workers run without two of Dask's defaults that slow the searc
 
 Only this process writes the store: a worker sends a chunk's rows back as an Arrow table
 (:func:`deals.chunk_table`; as Python objects, their pickling in the worker slowed its
-next chunk by about 12 %) and the next finished chunk is written as soon as it arrives,
+next chunk by about 10 %) and the next finished chunk is written as soon as it arrives,
 so a lost worker costs the chunks it was running (the scheduler gives them to another
 worker) and Ctrl-C or a crash costs the chunks under way; the next run with the same
 command skips every deal stored.

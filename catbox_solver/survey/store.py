@@ -108,7 +108,7 @@ def rows_table(rows: Sequence[dict[str, Any]], question: str) -> pa.Table:
     """One chunk's rows (dicts of :func:`schema`'s columns) as a table of that schema.
     A worker sends its chunk back in this form: a table is a few buffers to serialize,
     while 2,500 dicts pickled by the worker's event loop during the next chunk's search
-    slowed that search by about 12 % (docs/research.md, "Speed")."""
+    slowed that search by about 10 % (docs/research.md, "Speed")."""
     return pa.Table.from_pylist(list(rows), schema=schema(question))
 
 
