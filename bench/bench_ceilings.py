@@ -29,9 +29,15 @@ with more or fewer colors), ``coalition-colors``, ``colors``, ``coalition-hands`
 bound for coalition-resource dominance) and ``hero-alone`` (the free cells the hero can
 fill, its hand and colors, the leader: no sound table is this coarse).
 
+The same records give the ceiling of a perfect evaluation ``d`` tricks deep (``--depths``):
+every stored trick start with at most ``d`` tricks left answered in one node, whatever it
+costs to know the answer. It bounds every test or formula that decides the end of a round
+without search (the one- and two-trick duck tests are such evaluations, partial).
+
 Examples::
 
     python bench/bench_ceilings.py                       # the five walls under 20 M nodes
+    python bench/bench_ceilings.py --projections none --depths 2,3,4
     python bench/bench_ceilings.py --walls 5p10-5b-6y --projections key,hero-colors,coalition
     python bench/bench_ceilings.py --list
 """
@@ -270,9 +276,30 @@ def ceiling(rec: Records, cls: Sequence[int], nodes: int) -> tuple[float, int, i
     return nodes / max(1, nodes - saved), mixed, len(answers)
 
 
+def depth_ceiling(rec: Records, depth: int, nodes: int) -> float:
+    """The ceiling of a perfect evaluation ``depth`` tricks deep: every stored trick start
+    with at most ``depth`` tricks left answered in one node, its subtree never searched
+    (the outermost ones: one inside another's skipped subtree is not counted again).
+    Trick starts decided before their store (table hits, the entry tests) are cheap and
+    stay as they are. No evaluation of the position that deep, by search or by formula,
+    could save more on that search."""
+    saved = 0
+    skipped_until = -1
+    for i in np.argsort(rec[:, N_IN], kind="stable").tolist():
+        start, end = int(rec[i, N_IN]), int(rec[i, N_OUT])
+        if start <= skipped_until:
+            continue
+        if int(rec[i, TL]) <= depth:
+            saved += end - start  # (its own node is counted before its start)
+            skipped_until = end
+    return nodes / max(1, nodes - saved)
+
+
 # ---- the command line ---------------------------------------------------------------------
 
 def _names(text: str, known: Sequence[str], what: str) -> list[str]:
+    if text == "none":
+        return []
     names = [t for t in text.split(",") if t]
     for name in names:
         if name not in known:
@@ -281,6 +308,20 @@ def _names(text: str, known: Sequence[str], what: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError(f"no {what} named")
     return names
+
+
+def _depths(text: str) -> list[int]:
+    if text == "none":
+        return []
+    try:
+        depths = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"whole numbers of tricks, comma-separated, not {text!r}") from None
+    for d in depths:
+        if not 1 <= d <= 9:
+            raise argparse.ArgumentTypeError(f"a depth is 1 to 9 tricks, not {d}")
+    return depths
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -292,7 +333,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="names, comma-separated (default: the five under 20 M nodes)")
     ap.add_argument("--projections", default=",".join(PROJECTIONS),
                     type=lambda t: _names(t, list(PROJECTIONS), "projection"),
-                    help="names, comma-separated (default: all)")
+                    help="names, comma-separated (default: all; 'none' for none)")
+    ap.add_argument("--depths", default="1,2,3,4,5", type=_depths,
+                    help="perfect evaluations this many tricks deep, comma-separated "
+                         "(default: 1,2,3,4,5; 'none' for none)")
     ap.add_argument("--max-entries", type=float, default=4e6,
                     help="the most trick starts recorded per wall (default: 4e6, 672 MB)")
     ap.add_argument("--list", action="store_true", help="list the projections and stop")
@@ -331,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
                 x, mixed, n = ceiling(rec, classes(rec, project(rec, hero)), nodes)
                 print(f"  {pname:17s} x{x:5.2f}   classes {n:10,d}   mixed {mixed:8,d}",
                       flush=True)
+            for depth in args.depths:
+                x = depth_ceiling(rec, depth, nodes)
+                print(f"  {f'{depth} tricks deep':17s} x{x:5.2f}", flush=True)
     return 1 if wrong else 0
 
 

@@ -82,6 +82,18 @@ def test_a_mixed_class_is_never_skipped() -> None:
     assert _ceiling(rec, "hero-colors") == (100 / 90, 1, 3)
 
 
+def test_a_perfect_evaluation_skips_the_outermost_trick_starts_that_deep() -> None:
+    rec = _search()
+    # 1 trick deep: E (nodes 3-10) and D (50-60) each answered in one node
+    assert ceilings.depth_ceiling(rec, 1, 100) == 100 / (100 - 7 - 10)
+    # 2 deep: B (2-40) and C (41-80) each in one node, E and D inside them not counted
+    # again (a replay that did would say 100 / 7)
+    assert ceilings.depth_ceiling(rec, 2, 100) == 100 / (100 - 38 - 39)
+    # 3 deep: the whole search (A, 1-100) in one node
+    assert ceilings.depth_ceiling(rec, 3, 100) == 100 / 1
+    assert ceilings.depth_ceiling(rec, 0, 100) == 1.0
+
+
 def test_classes_join_the_key_and_the_projection_transitively() -> None:
     # B and C share a projection; C and D share a key: one class, though B and D agree
     # on neither
@@ -115,6 +127,9 @@ def test_the_hero_alone_keeps_only_the_cells_the_hero_can_fill() -> None:
      "of key, hero-colors, coalition-colors, colors, coalition-hands, coalition, "
      "hero-alone"),
     (["--max-entries", "0"], "argument --max-entries: must be 1 to 1e9, not 0"),
+    (["--depths", "2,x"], "argument --depths: whole numbers of tricks, comma-separated, "
+     "not '2,x'"),
+    (["--depths", "0"], "argument --depths: a depth is 1 to 9 tricks, not 0"),
 ])
 def test_bad_arguments(argv: list[str], message: str,
                        capsys: pytest.CaptureFixture[str]) -> None:
