@@ -34,10 +34,19 @@ every stored trick start with at most ``d`` tricks left answered in one node, wh
 costs to know the answer. It bounds every test or formula that decides the end of a round
 without search (the one- and two-trick duck tests are such evaluations, partial).
 
+``--position NOTATION`` records that position's search instead (the hero the seat to move,
+``u >= --threshold``, by default 0: the paradox question), and ``--max-nodes`` stops each
+search there: the ceilings are then those of the trick starts finished within the cap, a
+profile of where an open search spends its nodes.
+
 Examples::
 
     python bench/bench_ceilings.py                       # the five walls under 20 M nodes
     python bench/bench_ceilings.py --projections none --depths 2,3,4
+    python bench/bench_ceilings.py --projections none --depths 3,4 --max-nodes 1e6 \
+        --position "4p official | R:....0... B:........ Y:........ G:.......3 | 11122568 \
+    123346678 234445678 12356778 | RBY RBYG RBYG RBYG | lead 3: 8g 5r | won 0 0 0 0 | \
+    bid 1 2 2 3 | left 8"
     python bench/bench_ceilings.py --walls 5p10-5b-6y --projections key,hero-colors,coalition
     python bench/bench_ceilings.py --list
 """
@@ -59,10 +68,11 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_walls import WALLS, Wall, _search, wall_position  # noqa: E402
+from bench_walls import WALLS, _search, wall_position  # noqa: E402
 
-from catbox_solver.dd.kernel.layout import S_NODES, TT_WORDS  # noqa: E402
+from catbox_solver.dd.kernel.layout import S_ABORT, S_LIMIT, S_NODES, TT_WORDS  # noqa: E402
 from catbox_solver.dd.search import Search  # noqa: E402
+from catbox_solver.errors import CatboxError  # noqa: E402
 from catbox_solver.model.position import Position  # noqa: E402
 
 Records = npt.NDArray[np.int64]
@@ -159,19 +169,24 @@ def recording_module(workdir: str) -> ModuleType:
     return module
 
 
-def record(recorder: ModuleType, wall: Wall, pos: Position, hero: int,
-           max_entries: int) -> tuple[bool, int, Records]:
-    """The wall (its position ``pos``, its ``hero``) searched by the recording copy from a
-    fresh table: its answer, its nodes and its records (one row per stored trick start, in
-    the order they were stored)."""
+def record(recorder: ModuleType, name: str, pos: Position, hero: int, r: int,
+           max_entries: int, cap: int = 0) -> tuple[bool | None, int, Records]:
+    """``u >= r`` for ``hero`` on ``pos`` searched by the recording copy from a fresh
+    table, within ``cap`` nodes (0: no cap): its answer (None: the cap ended it), its nodes
+    and its records (one row per stored trick start, in the order they were stored; a
+    capped search stores nothing after the cap, so its records are the trick starts it
+    finished)."""
     core = Search(pos, hero)._loaded_core()  # noqa: SLF001 (the kernel's state is recorded)
     core._fresh()  # noqa: SLF001
+    if cap:
+        core.s[S_LIMIT] = cap
     rec = np.zeros((max_entries + 1, WIDTH), dtype=np.int64)
-    res = recorder.game(core.s, 0, wall.r, 0, core.buf, core._trick_table(), rec, -1.0)  # noqa: SLF001
+    res = recorder.game(core.s, 0, r, 0, core.buf, core._trick_table(), rec, -1.0)  # noqa: SLF001
     if rec[0, 1]:
-        raise OverflowError(f"{wall.name}: more than {max_entries:,} entries; "
+        raise OverflowError(f"{name}: more than {max_entries:,} entries; "
                             f"raise --max-entries")
-    return bool(res), int(core.s[S_NODES]), rec[1:int(rec[0, 0]) + 1]
+    answer = None if core.s[S_ABORT] else bool(res)
+    return answer, int(core.s[S_NODES]), rec[1:int(rec[0, 0]) + 1]
 
 
 # ---- classes and the oracle's replay ------------------------------------------------------
@@ -310,6 +325,13 @@ def _names(text: str, known: Sequence[str], what: str) -> list[str]:
     return names
 
 
+def _position(text: str) -> Position:
+    try:
+        return Position.from_notation(text)
+    except CatboxError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _depths(text: str) -> list[int]:
     if text == "none":
         return []
@@ -339,11 +361,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          "(default: 1,2,3,4,5; 'none' for none)")
     ap.add_argument("--max-entries", type=float, default=4e6,
                     help="the most trick starts recorded per wall (default: 4e6, 672 MB)")
+    ap.add_argument("--position", action="append", type=_position, default=[],
+                    metavar="NOTATION",
+                    help="a position to record instead of the walls (repeatable); the "
+                         "hero is the seat to move")
+    ap.add_argument("--threshold", type=int, default=0,
+                    help="the threshold r of --position's search, u >= r (default 0: "
+                         "the paradox question)")
+    ap.add_argument("--max-nodes", type=float, default=0,
+                    help="stop each search after this many nodes (default 0: none); the "
+                         "ceilings are then those of the nodes searched")
     ap.add_argument("--list", action="store_true", help="list the projections and stop")
     args = ap.parse_args(argv)
+    if not 0 <= args.max_nodes <= 1e15:
+        ap.error(f"argument --max-nodes: must be 0 to 1e15, not {args.max_nodes:g}")
     if not 1 <= args.max_entries <= 1e9:
         ap.error(f"argument --max-entries: must be 1 to 1e9, not {args.max_entries:g}")
     return args
+
+
+def searches(args: argparse.Namespace) -> list[tuple[str, Position, int, int]]:
+    """What to record: (name, position, hero, threshold) for each ``--position`` (the hero
+    the seat to move), or else each of ``--walls``."""
+    if args.position:
+        return [(f"position {i}", pos, pos.to_move, args.threshold)
+                for i, pos in enumerate(args.position, 1)]
+    found = []
+    for name in args.walls:
+        wall = next(w for w in WALLS if w.name == name)
+        pos, hero = wall_position(wall)
+        found.append((wall.name, pos, hero, wall.r))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -352,18 +400,18 @@ def main(argv: list[str] | None = None) -> int:
         for name, (_, what) in PROJECTIONS.items():
             print(f"{name:17s} {what}")
         return 0
+    cap = int(args.max_nodes)
     wrong = 0
     with tempfile.TemporaryDirectory() as workdir:
         recorder = recording_module(workdir)
-        for name in args.walls:
-            wall = next(w for w in WALLS if w.name == name)
-            pos, hero = wall_position(wall)
+        for name, pos, hero, r in searches(args):
             t = time.perf_counter()
-            res, nodes, rec = record(recorder, wall, pos, hero, int(args.max_entries))
+            res, nodes, rec = record(recorder, name, pos, hero, r, int(args.max_entries), cap)
             dt = time.perf_counter() - t
-            kernel_res, kernel_nodes, _ = _search(pos, hero, wall.r, 1 << 62)
+            kernel_res, kernel_nodes, _ = _search(pos, hero, r, cap or 1 << 62)
             same = (kernel_res, kernel_nodes) == (res, nodes)
-            print(f"{wall.name}: {res} in {nodes:,} nodes ({dt:.1f} s recorded), "
+            shown = "open at the cap" if res is None else str(res)
+            print(f"{name}: {shown} in {nodes:,} nodes ({dt:.1f} s recorded), "
                   f"{len(rec):,} trick starts stored"
                   + ("" if same else f"  DIFFERS from the kernel: {kernel_res} in "
                      f"{kernel_nodes:,} nodes"), flush=True)
@@ -379,7 +427,6 @@ def main(argv: list[str] | None = None) -> int:
                 x = depth_ceiling(rec, depth, nodes)
                 print(f"  {f'{depth} tricks deep':17s} x{x:5.2f}", flush=True)
     return 1 if wrong else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -130,6 +130,12 @@ def test_the_hero_alone_keeps_only_the_cells_the_hero_can_fill() -> None:
     (["--depths", "2,x"], "argument --depths: whole numbers of tricks, comma-separated, "
      "not '2,x'"),
     (["--depths", "0"], "argument --depths: a depth is 1 to 9 tricks, not 0"),
+    (["--max-nodes", "-1"], "argument --max-nodes: must be 0 to 1e15, not -1"),
+    (["--position", "4p x"], "argument --position: unknown ruleset 'x' (presets: "
+     "official, quickref-red-lead, per-card-red-lead, czech-color-loss, must-follow, "
+     "interrupted-removed, diagonal-bonus, two-player-prediction) (field 'ruleset', "
+     "column 4)"),
+    (["--threshold", "x"], "argument --threshold: invalid int value: 'x'"),
 ])
 def test_bad_arguments(argv: list[str], message: str,
                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,6 +144,18 @@ def test_bad_arguments(argv: list[str], message: str,
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].split(": error: ", 1)[1] == message
+
+
+def test_positions_replace_the_walls_with_the_mover_as_hero() -> None:
+    text = ("4p official | R:....0... B:........ Y:........ G:.......3 | 11122568 "
+            "123346678 234445678 12356778 | RBY RBYG RBYG RBYG | lead 3: 8g 5r | won 0 0 0 0 "
+            "| bid 1 2 2 3 | left 8")
+    args = ceilings.parse_args(["--position", text, "--threshold", "1"])
+    [(name, pos, hero, r)] = ceilings.searches(args)
+    assert (name, hero, r) == ("position 1", 1, 1)
+    assert pos.notation() == text
+    walls = ceilings.searches(ceilings.parse_args(["--walls", "p0-2b-4b,5p10-5b-6y"]))
+    assert [(w[0], w[3]) for w in walls] == [("p0-2b-4b", -4), ("5p10-5b-6y", 0)]
 
 
 def test_list_names_every_projection(capsys: pytest.CaptureFixture[str]) -> None:
