@@ -67,6 +67,46 @@ def test_no_core_search_starts_after_the_deadline() -> None:
     assert table.nodes == 0  # (each seat searched 4096 nodes before)
 
 
+def test_a_capped_search_past_the_deadline_is_out_of_time() -> None:
+    """A search within a node cap answers None when the cap ends it, but once the
+    deadline has passed it is out of time, even though the core's flag still tells of the
+    capped search before (a race that doubles its cap on None went round for ever there,
+    a worker of a survey with it)."""
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    searcher = Search(pos, 0, time.perf_counter() + 600.0)
+    assert searcher._u_within(0, 10) is None  # noqa: SLF001 (the cap ended it)
+    assert searcher.table_within(10) is None
+    searcher.deadline = time.perf_counter() - 1.0
+    with pytest.raises(OutOfTime):
+        searcher._u_within(0, 10)  # noqa: SLF001
+    with pytest.raises(OutOfTime):
+        searcher.table_within(10)
+
+
+def test_the_race_ends_when_the_deadline_passes_between_its_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deadline passes just after the race's first capped search: the next one
+    raises the timeout (not None, on which the race would double its cap for ever)."""
+    within = Search._u_within
+    calls = []
+
+    def first_then_late(self: Search, r: int, cap: int) -> bool | None:
+        calls.append(cap)
+        assert len(calls) < 50, "the race goes on past the deadline"
+        res = within(self, r, cap)
+        self.deadline = time.perf_counter() - 1.0  # (passed during this search)
+        return res
+
+    monkeypatch.setattr(Search, "_u_within", first_then_late)
+    monkeypatch.setattr(search_mod, "_RACE_NODES", 10)
+    pos = start_position(Ruleset(players=4), 7, distinct_discards=True)
+    searcher = Search(pos, 0, time.perf_counter() + 600.0)
+    with pytest.raises(OutOfTime):
+        searcher.exact("paradox")
+    assert calls == [10, 20]  # the node itself, then the first play of the race
+
+
 class _CutAt:
     """A deterministic timeout: the ``at``-th boolean search (``Search._u`` or ``_s``) of
     a solve raises the timeout, as a deadline passing there would; ``at=None`` only

@@ -258,7 +258,7 @@ class Search:
         try:
             return self._core_answer(core.table, self.deadline, cap)
         except OutOfTime:
-            if core.capped:
+            if self._capped(core):
                 return None
             raise
 
@@ -324,9 +324,16 @@ class Search:
         try:
             return self._core_answer(core.u, r, self.deadline, cap)
         except OutOfTime:
-            if core.capped:
+            if self._capped(core):
                 return None
             raise
+
+    def _capped(self, core: Core) -> bool:
+        """Did the last search end by its node cap, with time left? Past the deadline
+        every capped search is out of time: ``_core_answer`` then raises before it calls
+        the core, whose ``capped`` still tells of the call before, so a caller that
+        doubles its cap on None (the race of ``_u_raced``) would go round for ever."""
+        return core.capped and not self._late()
 
     def _check_known(self, sign: object, known: object) -> None:
         """What a caller says is proven already must at least be of the right form: a
