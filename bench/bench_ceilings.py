@@ -268,45 +268,50 @@ def classes(rec: Records, part: npt.NDArray[np.int64]) -> list[int]:
     return [find(i) for i in range(len(rec))]
 
 
-def ceiling(rec: Records, cls: Sequence[int], nodes: int) -> tuple[float, int, int]:
-    """The oracle's replay: (nodes / nodes left, mixed classes, classes). Entries in the
-    search's order (the node counter at their start); one whose class is consistent and
-    was seen before skips its subtree (the nodes from its start to its store)."""
-    answers: dict[int, set[int]] = {}
-    for c, a in zip(cls, rec[:, ANSWER].tolist(), strict=True):
-        answers.setdefault(c, set()).add(a)
-    seen: set[int] = set()
+def _saved(rec: Records, skips: Callable[[int], bool]) -> int:
+    """The nodes a replay saves: entries in the search's order (the node counter at their
+    start), each one for which ``skips(i)`` holds skipping its subtree (the nodes from its
+    start to its store; its own node is counted before its start). An entry inside a
+    subtree already skipped is never looked at, so nothing is saved twice."""
     saved = 0
     skipped_until = -1
     for i in np.argsort(rec[:, N_IN], kind="stable").tolist():
         start, end = int(rec[i, N_IN]), int(rec[i, N_OUT])
         if start <= skipped_until:
             continue  # inside a subtree already skipped
-        c = cls[i]
-        if c in seen and len(answers[c]) == 1:
+        if skips(i):
             saved += end - start
             skipped_until = end
+    return saved
+
+
+def ceiling(rec: Records, cls: Sequence[int], nodes: int) -> tuple[float, int, int]:
+    """The oracle's replay: (nodes / nodes left, mixed classes, classes). An entry whose
+    class is consistent and was seen before skips its subtree."""
+    answers: dict[int, set[int]] = {}
+    for c, a in zip(cls, rec[:, ANSWER].tolist(), strict=True):
+        answers.setdefault(c, set()).add(a)
+    seen: set[int] = set()
+
+    def skips(i: int) -> bool:
+        c = cls[i]
+        known = c in seen
         seen.add(c)
+        return known and len(answers[c]) == 1
+
+    saved = _saved(rec, skips)
     mixed = sum(1 for a in answers.values() if len(a) > 1)
     return nodes / max(1, nodes - saved), mixed, len(answers)
 
 
 def depth_ceiling(rec: Records, depth: int, nodes: int) -> float:
     """The ceiling of a perfect evaluation ``depth`` tricks deep: every stored trick start
-    with at most ``depth`` tricks left answered in one node, its subtree never searched
-    (the outermost ones: one inside another's skipped subtree is not counted again).
+    with at most ``depth`` tricks left answered in one node, its subtree never searched.
     Trick starts decided before their store (table hits, the entry tests) are cheap and
     stay as they are. No evaluation of the position that deep, by search or by formula,
     could save more on that search."""
-    saved = 0
-    skipped_until = -1
-    for i in np.argsort(rec[:, N_IN], kind="stable").tolist():
-        start, end = int(rec[i, N_IN]), int(rec[i, N_OUT])
-        if start <= skipped_until:
-            continue
-        if int(rec[i, TL]) <= depth:
-            saved += end - start  # (its own node is counted before its start)
-            skipped_until = end
+    tl = rec[:, TL]
+    saved = _saved(rec, lambda i: bool(tl[i] <= depth))
     return nodes / max(1, nodes - saved)
 
 
@@ -427,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
                 x = depth_ceiling(rec, depth, nodes)
                 print(f"  {f'{depth} tricks deep':17s} x{x:5.2f}", flush=True)
     return 1 if wrong else 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
