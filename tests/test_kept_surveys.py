@@ -14,7 +14,8 @@ KEPT = sorted(p.parent for p in (Path(__file__).parents[1] / "surveys").glob("*/
 
 
 def test_there_is_a_kept_store() -> None:
-    assert [p.name for p in KEPT] == ["czech-color-loss-4", "czech-color-loss-5", "quickref-red-lead-5"]
+    assert [p.name for p in KEPT] == [
+        "czech-color-loss-4", "czech-color-loss-5", "quickref-red-lead-5"]
 
 
 @pytest.mark.parametrize("out", KEPT, ids=[p.name for p in KEPT])
