@@ -215,8 +215,11 @@ def test_tensor_contents_at_a_known_state() -> None:
 
 def _swapped(state: CatInTheBoxState, a: int, b: int) -> CatInTheBoxState | None:
     """``state`` with seats ``a`` and ``b``'s hidden cards (hand and discard) swapped, each
-    keeping the cards it played; None if their numbers differ or a play made becomes
-    illegal (a red lead before red was broken says the leader had no other lead)."""
+    keeping the cards it played; None if the swap does not keep the public course of play:
+    if their numbers differ, a play made becomes illegal (a red lead before red was broken
+    says the leader had no other lead), or the seat to move is left without a legal play
+    (a paradox, which everyone sees: it ends the game, or with more rounds to play starts
+    the next)."""
     r = state.round
     played: dict[int, list[int]] = {a: [], b: []}
     for s, p in r.plays:
@@ -245,6 +248,8 @@ def _swapped(state: CatInTheBoxState, a: int, b: int) -> CatInTheBoxState | None
     except pyspiel.SpielError:
         return None
     assert isinstance(new, CatInTheBoxState)
+    if new.is_terminal() or len(new.finished) != len(state.finished):
+        return None
     return new
 
 
@@ -271,12 +276,6 @@ def test_information_unchanged_when_others_hidden_hands_swap(
             if made is None:
                 continue
             swapped = made
-            if swapped.is_terminal() or len(swapped.finished) != len(state.finished):
-                # the swap left the seat to move without a legal play: a paradox, which
-                # everyone sees (it ends the game, or with more rounds to play starts the
-                # next), so the two states are not alike to anyone (a valid swap keeps
-                # the public course of play)
-                continue
             assert swapped.history() != state.history()
             assert swapped.observation_string(a) != state.observation_string(a)
         for what in ("information_state_string", "observation_string"):
