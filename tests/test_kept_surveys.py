@@ -1,6 +1,6 @@
 """The survey stores kept in the repository (surveys/): each is whole and one survey, so
 that a run goes on from it (every deal from 0 up once, with every seat's row, the rows
-agreeing with the manifest)."""
+agreeing with the manifest), and docs/research.md prints exactly what each reports."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from catbox_solver.survey.report import report, report_text
 from catbox_solver.survey.store import read_manifest, read_rows
 
 KEPT = sorted(p.parent for p in (Path(__file__).parents[1] / "surveys").glob("*/*/_survey.json"))
@@ -31,3 +32,16 @@ def test_a_kept_store_is_whole_and_one_survey(out: Path) -> None:
                          ("question", spec.question), ("seed", spec.seed),
                          ("discards", spec.discards), ("timeout", spec.timeout)):
         assert set(rows[column]) == {want}, column
+
+
+RESEARCH = Path(__file__).parents[1] / "docs" / "research.md"
+
+
+@pytest.mark.parametrize("out", KEPT, ids=[p.name for p in KEPT])
+def test_research_publishes_what_the_kept_store_reports(out: Path) -> None:
+    """The table research.md prints under a kept store's report command is that report."""
+    command = f"catbox survey report surveys/paradox/{out.name}\n"
+    text = RESEARCH.read_text(encoding="utf-8")
+    assert text.count(command) == 1, command
+    published = text.split(command, 1)[1].split("```", 1)[0]
+    assert published.strip() == report_text(report([out])).strip()
