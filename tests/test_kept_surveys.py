@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_docs import ROOT, fenced
 
 from catbox_solver.survey.report import report, report_text
 from catbox_solver.survey.store import read_manifest, read_rows
 
-KEPT = sorted(p.parent for p in (Path(__file__).parents[1] / "surveys").glob("*/*/_survey.json"))
+KEPT = sorted(p.parent for p in (ROOT / "surveys").glob("*/*/_survey.json"))
 
 
 def test_there_is_a_kept_store() -> None:
@@ -34,14 +35,11 @@ def test_a_kept_store_is_whole_and_one_survey(out: Path) -> None:
         assert set(rows[column]) == {want}, column
 
 
-RESEARCH = Path(__file__).parents[1] / "docs" / "research.md"
-
-
 @pytest.mark.parametrize("out", KEPT, ids=[p.name for p in KEPT])
 def test_research_publishes_what_the_kept_store_reports(out: Path) -> None:
-    """The table research.md prints under a kept store's report command is that report."""
-    command = f"catbox survey report surveys/paradox/{out.name}\n"
-    text = RESEARCH.read_text(encoding="utf-8")
-    assert text.count(command) == 1, command
-    published = text.split(command, 1)[1].split("```", 1)[0]
-    assert published.strip() == report_text(report([out])).strip()
+    """The block research.md opens with a kept store's report command holds that report."""
+    command = f"catbox survey report {out.relative_to(ROOT).as_posix()}\n"
+    blocks = [text for _, text in fenced(ROOT / "docs" / "research.md")
+              if text.startswith(command)]
+    assert len(blocks) == 1, command
+    assert blocks[0].removeprefix(command).strip() == report_text(report([out])).strip()
